@@ -1,0 +1,17 @@
+# Warning, sanitizer and compiler-cache settings shared by every opdev target.
+add_library(opdev_warnings INTERFACE)
+target_compile_options(opdev_warnings INTERFACE -Wall -Wextra -Wno-unused-parameter)
+if(OPDEV_WERROR)
+  target_compile_options(opdev_warnings INTERFACE -Werror)
+endif()
+
+if(OPDEV_SANITIZE)
+  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  add_link_options(-fsanitize=address,undefined)
+endif()
+
+find_program(OPDEV_CCACHE ccache)
+if(OPDEV_CCACHE)
+  set(CMAKE_C_COMPILER_LAUNCHER ${OPDEV_CCACHE})
+  set(CMAKE_CXX_COMPILER_LAUNCHER ${OPDEV_CCACHE})
+endif()

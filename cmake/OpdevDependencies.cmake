@@ -1,0 +1,18 @@
+# Finds opdev's dependencies: Debian packages only, nothing downloaded at build time.
+find_package(Boost 1.81 EXACT REQUIRED COMPONENTS json program_options filesystem)
+find_package(absl REQUIRED)
+find_package(yaml-cpp REQUIRED)
+find_package(Threads REQUIRED)
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(CMARK_GFM REQUIRED IMPORTED_TARGET libcmark-gfm)
+find_library(CMARK_GFM_EXTENSIONS_LIB NAMES cmark-gfm-extensions REQUIRED)
+find_path(CMARK_GFM_EXTENSIONS_INCLUDE NAMES cmark-gfm-core-extensions.h REQUIRED)
+if(OPDEV_BUILD_TESTS)
+  find_package(Catch2 REQUIRED)
+endif()
+if(OPDEV_BUILD_BENCH)
+  find_package(benchmark QUIET)
+endif()
+find_package(Python3 COMPONENTS Interpreter)
+# The interpreter that sees Debian's python3-torch/python3-numpy (goldens, differential tests).
+set(OPDEV_PYTHON /usr/bin/python3 CACHE FILEPATH "Python interpreter with torch and numpy")

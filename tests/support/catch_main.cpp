@@ -1,0 +1,3 @@
+// The single Catch2 main shared by every opdev test executable.
+#define CATCH_CONFIG_MAIN
+#include <catch2/catch.hpp>
