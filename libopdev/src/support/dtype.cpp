@@ -68,9 +68,9 @@ bool IsSigned(DType t) {
 }
 
 std::optional<DType> ParseDType(std::string_view name) {
-  std::string n = absl::AsciiStrToLower(name);
-  for (std::string_view prefix : {"torch.", "np.", "numpy.", "pl.", "pypto_pro.language."})
-    if (absl::StartsWith(n, prefix)) n = n.substr(prefix.size());
+  std::string n = absl::AsciiStrToLower(std::string(name));
+  for (const char* prefix : {"torch.", "np.", "numpy.", "pl.", "pypto_pro.language."})
+    if (absl::StartsWith(n, prefix)) n = n.substr(std::string_view(prefix).size());
   if (absl::StartsWith(n, "dt_")) n = n.substr(3);
   static const std::pair<std::string_view, DType> kNames[] = {
       {"float16", DType::kFloat16}, {"half", DType::kFloat16}, {"fp16", DType::kFloat16},

@@ -9,7 +9,7 @@ namespace opdev {
 std::string_view TargetName(Target t) { return t == Target::kA5 ? "a5" : "a3"; }
 
 std::optional<Target> ParseTarget(std::string_view name) {
-  std::string n = absl::AsciiStrToLower(name);
+  std::string n = absl::AsciiStrToLower(std::string(name));
   if (n == "a5" || n == "ascend950") return Target::kA5;
   if (n == "a3") return Target::kA3;
   return std::nullopt;
@@ -54,7 +54,7 @@ std::string_view MemSpaceName(MemSpace s) {
 std::optional<MemSpace> ParseMemSpace(std::string_view name) {
   std::string_view n = name;
   if (auto pos = n.rfind('.'); pos != std::string_view::npos) n = n.substr(pos + 1);
-  std::string l = absl::AsciiStrToLower(n);
+  std::string l = absl::AsciiStrToLower(std::string(n));
   if (l == "gm") return MemSpace::kGM;
   if (l == "vec" || l == "ub") return MemSpace::kVec;
   if (l == "mat" || l == "l1") return MemSpace::kMat;
