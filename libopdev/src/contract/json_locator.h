@@ -1,0 +1,50 @@
+// JSON source locations: Boost.JSON parses values but keeps no positions, so the contract
+// loaders run this small scanner over the (already validated) text to learn the line of every
+// value by its JSON Pointer ("/bindings/0/requirements/1/req_id") and to find duplicate keys,
+// which Boost.JSON silently collapses.
+#pragma once
+
+#include <boost/json/value.hpp>
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace opdev::contract {
+
+struct JsonDuplicateKey {
+  std::string pointer;  // pointer of the duplicated member
+  int line = 0;         // line of the second occurrence
+};
+
+class JsonLocator {
+ public:
+  // Scans `text`; safe on any input (stops at the first syntax error).
+  explicit JsonLocator(std::string_view text);
+
+  // Line (1-based) where the value at `pointer` starts; for a member, the line of its key.
+  // Falls back to the nearest located ancestor, then 1.
+  int Line(const std::string& pointer) const;
+  const std::vector<JsonDuplicateKey>& duplicates() const { return duplicates_; }
+
+ private:
+  void Value(const std::string& ptr);
+  void SkipWs();
+  std::string String();
+  int line_ = 1;
+  size_t pos_ = 0;
+  bool failed_ = false;
+  std::string_view text_;
+  std::map<std::string, int> lines_;
+  std::vector<JsonDuplicateKey> duplicates_;
+};
+
+// Escapes a member name for use in a JSON Pointer (RFC 6901).
+std::string JsonPointerToken(std::string_view key);
+
+// Parses JSON text with Boost.JSON. On a syntax error returns false and sets *line/*message
+// (the line is computed from the parser's byte offset).
+bool ParseJsonText(std::string_view text, boost::json::value* out, int* line, std::string* message);
+
+}  // namespace opdev::contract
