@@ -167,12 +167,14 @@ DesignDoc ParseDesignDoc(std::string_view text, const std::string& path) {
       Table t;
       t.line = line;
       for (cmark_node* r = cmark_node_first_child(n); r; r = cmark_node_next(r)) {
-        if (!IsType(r, "table_row")) continue;
+        // cmark-gfm names the header row "table_header", body rows "table_row".
+        bool header = IsType(r, "table_header");
+        if (!header && !IsType(r, "table_row")) continue;
         TableRow row;
         row.line = cmark_node_get_start_line(r);
         for (cmark_node* c = cmark_node_first_child(r); c; c = cmark_node_next(c))
           if (IsType(c, "table_cell")) row.cells.push_back(NodeText(c));
-        if (cmark_gfm_extensions_get_table_row_is_header(r)) t.headers = row.cells;
+        if (header || cmark_gfm_extensions_get_table_row_is_header(r)) t.headers = row.cells;
         else t.rows.push_back(std::move(row));
       }
       doc.tables.push_back(std::move(t));
