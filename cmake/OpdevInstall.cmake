@@ -1,0 +1,25 @@
+# Install rules and the CMake package (opdevConfig.cmake, version file, targets) plus opdev.pc.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/libopdev/include/opdev DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+set(OPDEV_INSTALL_TARGETS opdev_shared opdev_static)
+if(TARGET opdev_c)
+  list(APPEND OPDEV_INSTALL_TARGETS opdev_c)
+  install(FILES ${CMAKE_SOURCE_DIR}/bindings/c/opdev.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+endif()
+install(TARGETS ${OPDEV_INSTALL_TARGETS} EXPORT opdevTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(TARGETS opdev_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(EXPORT opdevTargets NAMESPACE opdev:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/opdev)
+configure_package_config_file(${CMAKE_SOURCE_DIR}/cmake/opdevConfig.cmake.in
+  ${CMAKE_BINARY_DIR}/opdevConfig.cmake INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/opdev)
+write_basic_package_version_file(${CMAKE_BINARY_DIR}/opdevConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_BINARY_DIR}/opdevConfig.cmake ${CMAKE_BINARY_DIR}/opdevConfigVersion.cmake
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/opdev)
+configure_file(${CMAKE_SOURCE_DIR}/cmake/opdev.pc.in ${CMAKE_BINARY_DIR}/opdev.pc @ONLY)
+install(FILES ${CMAKE_BINARY_DIR}/opdev.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
