@@ -1,0 +1,24 @@
+// GM <-> on-chip transfers of the simulator: pl.load / pl.load_tile (MTE2) and pl.store /
+// pl.store_tile (MTE3/FIX). Transfers move the tile's valid window; elements outside the GM
+// tensor are reported (the device's out-of-range DMA) and skipped; stores record the writing
+// core per GM element and report stores of never-written on-chip bytes.
+#pragma once
+
+#include "opdev/sim/memory.h"
+#include "opdev/sim/tile.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace opdev::sim {
+
+using Issue = PlacementIssue;
+
+// `offsets` are absolute element offsets, one per tensor axis (a missing leading offset is 0).
+// `transpose` (order=[1,0]) maps tile (r, c) to tensor (row c, col r).
+std::vector<Issue> LoadTile(CoreMemory& mem, Tile& dst, const GmTensor& src,
+                            const std::vector<int64_t>& offsets, bool transpose = false);
+std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& src,
+                             const std::vector<int64_t>& offsets, int core_id);
+
+}  // namespace opdev::sim

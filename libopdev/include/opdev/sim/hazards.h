@@ -1,0 +1,81 @@
+// The simulator's hazard catalogue and the sink that records hazards as Diagnostic records.
+// Every hazard has a stable code, a default severity and a failure category from the verifier
+// vocabulary; the sink de-duplicates repeats of the same code at the same source line so a
+// defect inside a loop is reported once (with a count), not once per iteration.
+#pragma once
+
+#include "opdev/support/diagnostic.h"
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+namespace opdev::sim {
+
+// Stable hazard codes. docs/simulator.md lists each with an example.
+namespace hazard {
+inline constexpr std::string_view kGmOutOfRange = "SIM-GM-OOB";            // DMA outside a GM tensor
+inline constexpr std::string_view kTileCapacity = "SIM-TILE-CAPACITY";     // tile beyond its memory
+inline constexpr std::string_view kTileAlign = "SIM-TILE-ALIGN";           // misaligned tile address
+inline constexpr std::string_view kTileShapeAlign = "SIM-TILE-SHAPE-ALIGN";  // row bytes not 32B
+inline constexpr std::string_view kTileOverlap = "SIM-TILE-OVERLAP";       // partial overlap
+inline constexpr std::string_view kValidShape = "SIM-VALIDSHAPE-RANGE";    // bad set_validshape
+inline constexpr std::string_view kValidShapeAfterLoad = "SIM-VALIDSHAPE-AFTER-LOAD";
+inline constexpr std::string_view kMaskDtype = "SIM-MASK-DTYPE";           // mask family mismatch
+inline constexpr std::string_view kUninitRead = "SIM-UNINIT-READ";         // never-written bytes used
+inline constexpr std::string_view kOutputUnwritten = "SIM-OUT-UNWRITTEN";  // output element never stored
+inline constexpr std::string_view kOutputMultiWriter = "SIM-OUT-MULTI-CORE";  // two cores wrote it
+inline constexpr std::string_view kVfMteOp = "SIM-VF-MTE-OP";              // load/store/fillpad in VF
+inline constexpr std::string_view kVfReturnChain = "SIM-VF-RETURN-CHAIN";  // VF result into VF
+inline constexpr std::string_view kVfRuntimeIf = "SIM-VF-RUNTIME-IF";      // runtime `if` in VF
+inline constexpr std::string_view kVfStaleValue = "SIM-VF-STALE-VALUE";    // value from earlier loop
+inline constexpr std::string_view kWrapperBoundary = "SIM-WRAPPER-BOUNDARY";  // host op not allowed
+inline constexpr std::string_view kRegisterRange = "SIM-VREG-RANGE";       // register access outside tile
+inline constexpr std::string_view kTypeMismatch = "SIM-OP-DTYPE";          // operand dtypes disagree
+inline constexpr std::string_view kUnsupported = "SIM-UNSUPPORTED";        // construct not simulated
+inline constexpr std::string_view kRuntimeError = "SIM-RUNTIME";           // kernel raised / bad value
+inline constexpr std::string_view kBlockDim = "SIM-BLOCK-DIM";             // launch block_dim invalid
+}  // namespace hazard
+
+struct HazardInfo {
+  std::string_view code;
+  Severity severity;
+  std::string_view category;
+  std::string_view summary;
+};
+
+// The whole catalogue, in a stable order (for docs and `--json` consumers).
+const std::vector<HazardInfo>& HazardCatalogue();
+const HazardInfo* FindHazard(std::string_view code);
+
+// Collects hazards. Repeats of (code, file, line) are merged: the first message is kept and
+// the evidence gains "(N occurrences)".
+class HazardSink {
+ public:
+  explicit HazardSink(std::string file = {}) : file_(std::move(file)) {}
+
+  void Report(std::string_view code, int line, std::string message, std::string evidence = {});
+  // Same, overriding the catalogue severity.
+  void ReportWithSeverity(std::string_view code, Severity sev, int line, std::string message,
+                          std::string evidence = {});
+
+  const std::string& file() const { return file_; }
+  void set_file(std::string f) { file_ = std::move(f); }
+  bool Has(std::string_view code) const;
+  size_t ErrorCount() const;
+  // Sorted, counts folded into evidence.
+  Diagnostics Finish() const;
+
+ private:
+  struct Entry {
+    Diagnostic diag;
+    int count = 0;
+  };
+  std::string file_;
+  std::vector<Entry> entries_;
+  std::map<std::tuple<std::string, int>, size_t> index_;
+};
+
+}  // namespace opdev::sim

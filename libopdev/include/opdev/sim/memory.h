@@ -1,0 +1,74 @@
+// The simulator's memory model: GM tensors (host-visible, with per-element writer tracking for
+// output coverage) and, per core, one byte array per on-chip space (Vec/UB, Mat/L1, Left/L0A,
+// Right/L0B, Acc/L0C) sized from opdev/support/target.h. Every on-chip byte carries a "written
+// in this run" bit, so reads of never-written bytes can be reported.
+#pragma once
+
+#include "opdev/support/dtype.h"
+#include "opdev/support/target.h"
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace opdev::sim {
+
+// Bytes an on-chip space holds before anything is written: a quiet-NaN pattern for every
+// float width, so stale data is never silently plausible.
+inline constexpr uint8_t kPoisonByte = 0xFF;
+
+// One on-chip buffer of one core.
+struct SpaceBuffer {
+  MemSpace space = MemSpace::kVec;
+  uint64_t capacity = 0;
+  uint64_t alignment = 32;
+  std::vector<uint8_t> bytes;    // capacity bytes
+  std::vector<uint8_t> written;  // 1 when the byte was written in this run
+
+  bool AllWritten(uint64_t addr, uint64_t len) const;
+  void MarkWritten(uint64_t addr, uint64_t len, bool value = true);
+};
+
+// The on-chip memories of one core (AIV: Vec; AIC: Mat/Left/Right/Acc — all are allocated so
+// mixed kernels need no special case).
+class CoreMemory {
+ public:
+  explicit CoreMemory(Target target);
+  Target target() const { return target_; }
+  SpaceBuffer& Get(MemSpace s);
+  const SpaceBuffer& Get(MemSpace s) const;
+  // Resets contents to poison and clears the written bits.
+  void Reset();
+
+ private:
+  Target target_;
+  std::array<SpaceBuffer, 5> spaces_;  // Vec, Mat, Left, Right, Acc
+};
+
+// A tensor in GM. Elements are stored contiguously, row-major, in the tensor's own dtype.
+struct GmTensor {
+  std::string name;
+  DType dtype = DType::kFloat32;
+  std::vector<int64_t> shape;
+  std::vector<uint8_t> data;
+  // Per element: -1 never written in this run, otherwise the first writing core.
+  std::vector<int32_t> writer;
+  bool multi_writer_reported = false;
+
+  static std::shared_ptr<GmTensor> Make(std::string name, DType dtype,
+                                        std::vector<int64_t> shape);
+  int64_t numel() const;
+  size_t elem_size() const { return DTypeSize(dtype); }
+  // Row-major strides in elements.
+  std::vector<int64_t> Strides() const;
+  double GetAsDouble(int64_t flat) const;
+  void SetFromDouble(int64_t flat, double v);
+};
+
+// Element access on raw storage of any supported dtype (fp16/bf16 via exact RNE conversion).
+double LoadScalar(DType t, const uint8_t* p);
+void StoreScalar(DType t, uint8_t* p, double v);
+
+}  // namespace opdev::sim

@@ -1,0 +1,48 @@
+// The tile ("membase") vector operations of `pl.*` over tiles in a core's memory: element-wise
+// binary/unary ops (tile-tile and tile-scalar), cast, expands, row/column reductions (row
+// results in [R,1] DN tiles), expand_* broadcasts, comparisons, select and fillpad. Each
+// operation covers the destination's valid window; values are computed in fp32 (fp64 for
+// 32/64-bit integers) and stored with exact RNE rounding to the destination dtype.
+#pragma once
+
+#include "opdev/sim/data_movement.h"
+#include "opdev/sim/memory.h"
+#include "opdev/sim/tile.h"
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace opdev::sim::tileop {
+
+enum class Bin { kAdd, kSub, kMul, kDiv, kMax, kMin };
+enum class Un { kExp, kLog, kSqrt, kRsqrt, kAbs, kNeg, kRelu, kRecip };
+enum class Red { kSum, kMax, kMin };
+enum class Cmp { kEq, kNe, kLt, kLe, kGt, kGe };
+enum class FillPadMode { kNormal, kExpand, kInplace };
+
+std::optional<Bin> ParseBin(std::string_view name);  // add sub mul div maximum minimum
+std::optional<Un> ParseUn(std::string_view name);    // exp log sqrt rsqrt abs neg relu recip
+
+std::vector<Issue> Binary(CoreMemory& mem, Bin op, Tile& out, const Tile& a, const Tile& b);
+std::vector<Issue> BinaryScalar(CoreMemory& mem, Bin op, Tile& out, const Tile& a, double s,
+                                bool scalar_first = false);
+std::vector<Issue> Unary(CoreMemory& mem, Un op, Tile& out, const Tile& a);
+std::vector<Issue> Cast(CoreMemory& mem, Tile& out, const Tile& a);
+std::vector<Issue> Expands(CoreMemory& mem, Tile& out, double s);
+// dim=0: per row over the columns into out[R,1] (DN); dim=1: per column into out[1,C].
+std::vector<Issue> Reduce(CoreMemory& mem, Red op, Tile& out, const Tile& src, int dim);
+// dim=0: vec is [R,1]; dim=1: vec is [1,C]. out = src (op) broadcast(vec).
+std::vector<Issue> Expand(CoreMemory& mem, Bin op, Tile& out, const Tile& src, const Tile& vec,
+                          int dim);
+// out = 1/0 in out's dtype.
+std::vector<Issue> Compare(CoreMemory& mem, Cmp op, Tile& out, const Tile& a, const Tile& b);
+// out = mask != 0 ? lhs : rhs.
+std::vector<Issue> Select(CoreMemory& mem, Tile& out, const Tile& mask, const Tile& lhs,
+                          const Tile& rhs);
+std::vector<Issue> FillPad(CoreMemory& mem, Tile& out, const Tile& src, FillPadMode mode);
+
+// Value a pad kind stands for in a dtype (+/-inf for floats, limits for integers).
+double PadValue(Pad p, DType t);
+
+}  // namespace opdev::sim::tileop

@@ -1,0 +1,61 @@
+// The `vf.*` register operations as plain C++ over VReg/MaskReg, vectorised over whole
+// registers. Numerics: float lanes are computed in fp32 (fp16/bf16 lanes are widened exactly,
+// computed in fp32 and rounded back to nearest-even, which for + - * / equals a correctly
+// rounded fp16/bf16 operation); transcendental functions use the C library in fp32.
+// Masked-off lanes are zero (ZEROING) or keep `merge_src` (MERGING).
+#pragma once
+
+#include "opdev/sim/vreg.h"
+
+#include <optional>
+#include <string_view>
+
+namespace opdev::sim::vf {
+
+enum class BinOp { kAdd, kSub, kMul, kDiv, kMax, kMin };
+enum class UnOp { kExp, kLn, kSqrt, kAbs, kNeg, kRelu, kRsqrt, kRecip };
+enum class CmpOp { kEq, kNe, kLt, kLe, kGt, kGe };
+enum class ReduceOp { kSum, kMax, kMin };
+
+std::optional<BinOp> ParseBinOp(std::string_view name);     // add sub mul div max min
+std::optional<UnOp> ParseUnOp(std::string_view name);       // exp ln log sqrt abs neg relu
+std::optional<CmpOp> ParseCmpOp(std::string_view name);     // eq ne lt le gt ge
+std::optional<ReduceOp> ParseReduceOp(std::string_view name);  // reduce_sum/max/min
+
+// create_mask(pattern, dtype): pattern names ALL, ALLF, VL1..VL128, H, Q, M3, M4.
+std::optional<MaskReg> CreateMask(std::string_view pattern, DType dtype);
+// update_mask(count, dtype): the first min(count, lanes) lanes.
+MaskReg UpdateMask(int64_t count, DType dtype);
+
+VReg Binary(BinOp op, const VReg& a, const VReg& b, const MaskReg& m,
+            MergeMode mode = MergeMode::kZeroing, const VReg* merge_src = nullptr);
+// adds/muls/maxs/mins: the scalar is converted to the register dtype first.
+VReg BinaryScalar(BinOp op, const VReg& a, double s, const MaskReg& m);
+VReg Unary(UnOp op, const VReg& a, const MaskReg& m, MergeMode mode = MergeMode::kZeroing,
+           const VReg* merge_src = nullptr);
+// exp(src0 - src1). For fp16 sources with out_dtype fp32, lane i of the result takes source
+// lane 2i (ZERO) or 2i+1 (ONE), active when that source lane is active in the mask.
+VReg ExpSub(const VReg& a, const VReg& b, const MaskReg& m, DType out_dtype, CastLayout layout);
+// Result in lane 0, other lanes zero. Sum is a pairwise binary tree (fp16 accumulates in fp32).
+VReg Reduce(ReduceOp op, const VReg& a, const MaskReg& m);
+VReg FullScalar(double v, DType dtype, const MaskReg* m, MergeMode mode = MergeMode::kZeroing,
+                const VReg* merge_src = nullptr);
+// Broadcast lane 0 (or the highest lane) of src.
+VReg FullLane(const VReg& src, const MaskReg& m, bool highest = false,
+              MergeMode mode = MergeMode::kZeroing, const VReg* merge_src = nullptr);
+// Active lanes take a, inactive lanes take b.
+VReg Select(const VReg& a, const VReg& b, const MaskReg& m);
+MaskReg Compare(CmpOp op, const VReg& a, const VReg& b, const MaskReg& m);
+MaskReg CompareScalar(CmpOp op, const VReg& a, double s, const MaskReg& m);
+// Widening (2x: lane i <- src lane 2i / 2i+1 by layout), narrowing (2x: src lane i -> dst lane
+// 2i / 2i+1, other lanes zero) and same-width conversions; the mask filters source lanes.
+VReg AsType(const VReg& a, const MaskReg& m, DType to, CastLayout layout);
+
+// Register <-> memory (the caller checks ranges): 256 bytes from `p`. `written` holds one
+// flag per byte of the source (nullptr: all written).
+VReg LoadBytes(const uint8_t* p, const uint8_t* written, DType dtype);
+// Predicated store: writes the active lanes only, marking their bytes written (or not, for
+// undefined lanes). Returns true when an active lane was undefined.
+bool StoreBytes(const VReg& r, const MaskReg& m, uint8_t* p, uint8_t* written);
+
+}  // namespace opdev::sim::vf

@@ -1,0 +1,45 @@
+// The VF register file model: 256-byte vector registers (RegTensor) holding lanes of one dtype
+// in their hardware bit patterns, and 256-bit predicate registers (MaskReg). A mask keeps one
+// bit per register byte, as the hardware does: element i of a b-byte dtype is active when bit
+// i*b is set, so a mask built for one width and used for another behaves as on the device.
+// Registers also carry which lanes hold bytes never written in this run ("undefined").
+#pragma once
+
+#include "opdev/support/dtype.h"
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+
+namespace opdev::sim {
+
+inline constexpr int kVRegBytes = 256;
+
+struct VReg {
+  alignas(64) std::array<uint8_t, kVRegBytes> raw{};
+  DType dtype = DType::kFloat32;
+  bool any_undef = false;
+  std::array<uint8_t, kVRegBytes> undef{};  // per lane (index < Lanes()), valid if any_undef
+
+  int ElemBytes() const { return static_cast<int>(DTypeSize(dtype)); }
+  int Lanes() const { return kVRegBytes / ElemBytes(); }
+  // Lane value as double (exact for every supported dtype except 64-bit integers > 2^53).
+  double Get(int lane) const;
+  void Set(int lane, double v);
+  bool LaneUndef(int lane) const { return any_undef && undef[lane]; }
+};
+
+enum class MergeMode { kZeroing, kMerging };
+enum class CastLayout { kZero, kOne, kTwo, kThree };
+
+struct MaskReg {
+  std::array<uint8_t, kVRegBytes> bit{};  // one flag per register byte
+  int width = 4;  // element width in bytes the mask was built for (1, 2, 4, 8)
+
+  bool Active(int lane, int elem_bytes) const { return bit[lane * elem_bytes] != 0; }
+  int ActiveCount(int elem_bytes) const;
+  // First `count` elements of `width` bytes active (clamped to the register).
+  static MaskReg FirstN(int64_t count, int width);
+};
+
+}  // namespace opdev::sim

@@ -1,0 +1,116 @@
+// The hazard catalogue (code -> severity, category, summary) and the de-duplicating sink.
+#include "opdev/sim/hazards.h"
+
+namespace opdev::sim {
+
+const std::vector<HazardInfo>& HazardCatalogue() {
+  namespace c = opdev::category;
+  static const std::vector<HazardInfo> table = {
+      {hazard::kGmOutOfRange, Severity::kError, c::kRuntimeFailure,
+       "pl.load/pl.store touches elements outside the GM tensor (device out-of-range DMA)"},
+      {hazard::kTileCapacity, Severity::kError, c::kImplementationError,
+       "tile extends past the capacity of its on-chip memory"},
+      {hazard::kTileAlign, Severity::kError, c::kImplementationError,
+       "tile address violates the alignment of its memory space"},
+      {hazard::kTileShapeAlign, Severity::kError, c::kImplementationError,
+       "tile row is not a multiple of 32 bytes (required by load/store)"},
+      {hazard::kTileOverlap, Severity::kError, c::kImplementationError,
+       "two live tiles partially overlap in on-chip memory"},
+      {hazard::kValidShape, Severity::kError, c::kImplementationError,
+       "set_validshape value is not within [1, tile shape]"},
+      {hazard::kValidShapeAfterLoad, Severity::kError, c::kImplementationError,
+       "set_validshape narrows a tile after the load it should have bounded"},
+      {hazard::kMaskDtype, Severity::kWarning, c::kImplementationError,
+       "mask register built for one dtype width used by an operation of another"},
+      {hazard::kUninitRead, Severity::kError, c::kImplementationError,
+       "bytes never written in this run reach an active result lane or a store"},
+      {hazard::kOutputUnwritten, Severity::kError, c::kImplementationError,
+       "output elements never written by any core"},
+      {hazard::kOutputMultiWriter, Severity::kError, c::kImplementationError,
+       "output elements written by more than one core"},
+      {hazard::kVfMteOp, Severity::kError, c::kImplementationError,
+       "pl.load/pl.store/fillpad inside a @pl.vector_function (MTE ops belong to the kernel)"},
+      {hazard::kVfReturnChain, Severity::kError, c::kImplementationError,
+       "a VF function's return value is passed into another VF function (registers die on return)"},
+      {hazard::kVfRuntimeIf, Severity::kWarning, c::kImplementationError,
+       "`if` on a runtime value inside a VF function (hardware executes both arms predicated)"},
+      {hazard::kVfStaleValue, Severity::kWarning, c::kImplementationError,
+       "a loop reads a variable assigned only in an earlier, different loop of the VF body"},
+      {hazard::kWrapperBoundary, Severity::kError, c::kImplementationError,
+       "wrapper statement outside the wrapper boundary (not executed)"},
+      {hazard::kRegisterRange, Severity::kError, c::kImplementationError,
+       "vector register load/store reaches outside its tile"},
+      {hazard::kTypeMismatch, Severity::kError, c::kImplementationError,
+       "operand dtypes of an operation disagree"},
+      {hazard::kUnsupported, Severity::kError, c::kCapabilityGap,
+       "construct or operation the simulator does not execute"},
+      {hazard::kRuntimeError, Severity::kError, c::kRuntimeFailure,
+       "the kernel or wrapper failed while executing"},
+      {hazard::kBlockDim, Severity::kError, c::kImplementationError,
+       "launch block_dim is not a positive integer"},
+  };
+  return table;
+}
+
+const HazardInfo* FindHazard(std::string_view code) {
+  for (const auto& h : HazardCatalogue())
+    if (h.code == code) return &h;
+  return nullptr;
+}
+
+void HazardSink::Report(std::string_view code, int line, std::string message,
+                        std::string evidence) {
+  const HazardInfo* info = FindHazard(code);
+  ReportWithSeverity(code, info ? info->severity : Severity::kError, line, std::move(message),
+                     std::move(evidence));
+}
+
+void HazardSink::ReportWithSeverity(std::string_view code, Severity sev, int line,
+                                    std::string message, std::string evidence) {
+  auto key = std::make_tuple(std::string(code), line);
+  if (auto it = index_.find(key); it != index_.end()) {
+    ++entries_[it->second].count;
+    return;
+  }
+  const HazardInfo* info = FindHazard(code);
+  Entry e;
+  e.diag.code = std::string(code);
+  e.diag.severity = sev;
+  e.diag.category = info ? std::string(info->category) : std::string(opdev::category::kRuntimeFailure);
+  e.diag.file = file_;
+  e.diag.line = line;
+  e.diag.message = std::move(message);
+  e.diag.evidence = std::move(evidence);
+  e.count = 1;
+  index_[key] = entries_.size();
+  entries_.push_back(std::move(e));
+}
+
+bool HazardSink::Has(std::string_view code) const {
+  for (const auto& e : entries_)
+    if (e.diag.code == code) return true;
+  return false;
+}
+
+size_t HazardSink::ErrorCount() const {
+  size_t n = 0;
+  for (const auto& e : entries_)
+    if (e.diag.severity == Severity::kError) ++n;
+  return n;
+}
+
+Diagnostics HazardSink::Finish() const {
+  Diagnostics out;
+  for (const auto& e : entries_) {
+    Diagnostic d = e.diag;
+    if (e.count > 1) {
+      if (!d.evidence.empty()) d.evidence += " ";
+      d.evidence += "(" + std::to_string(e.count) + " occurrences)";
+    }
+    out.Add(std::move(d));
+  }
+  out.Sort();
+  return out;
+}
+
+}  // namespace opdev::sim

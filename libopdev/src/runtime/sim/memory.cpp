@@ -1,0 +1,134 @@
+// Per-core on-chip buffers and GM tensors of the simulator.
+#include "opdev/sim/memory.h"
+
+#include "opdev/support/half.h"
+
+#include <cmath>
+#include <cstring>
+
+namespace opdev::sim {
+
+bool SpaceBuffer::AllWritten(uint64_t addr, uint64_t len) const {
+  if (addr >= written.size()) return len == 0;
+  uint64_t end = std::min<uint64_t>(addr + len, written.size());
+  return std::memchr(written.data() + addr, 0, end - addr) == nullptr;
+}
+
+void SpaceBuffer::MarkWritten(uint64_t addr, uint64_t len, bool value) {
+  if (addr >= written.size()) return;
+  uint64_t end = std::min<uint64_t>(addr + len, written.size());
+  std::memset(written.data() + addr, value ? 1 : 0, end - addr);
+}
+
+namespace {
+int SpaceIndex(MemSpace s) {
+  switch (s) {
+    case MemSpace::kVec: return 0;
+    case MemSpace::kMat: return 1;
+    case MemSpace::kLeft: return 2;
+    case MemSpace::kRight: return 3;
+    case MemSpace::kAcc: return 4;
+    case MemSpace::kGM: break;
+  }
+  return 0;
+}
+}  // namespace
+
+CoreMemory::CoreMemory(Target target) : target_(target) {
+  for (const auto& info : OnChipSpaces(target)) {
+    SpaceBuffer& b = spaces_[SpaceIndex(info.space)];
+    b.space = info.space;
+    b.capacity = info.capacity;
+    b.alignment = info.alignment;
+    b.bytes.assign(info.capacity, kPoisonByte);
+    b.written.assign(info.capacity, 0);
+  }
+}
+
+SpaceBuffer& CoreMemory::Get(MemSpace s) { return spaces_[SpaceIndex(s)]; }
+const SpaceBuffer& CoreMemory::Get(MemSpace s) const { return spaces_[SpaceIndex(s)]; }
+
+void CoreMemory::Reset() {
+  for (auto& b : spaces_) {
+    std::fill(b.bytes.begin(), b.bytes.end(), kPoisonByte);
+    std::fill(b.written.begin(), b.written.end(), 0);
+  }
+}
+
+std::shared_ptr<GmTensor> GmTensor::Make(std::string name, DType dtype,
+                                         std::vector<int64_t> shape) {
+  auto t = std::make_shared<GmTensor>();
+  t->name = std::move(name);
+  t->dtype = dtype;
+  t->shape = std::move(shape);
+  int64_t n = t->numel();
+  t->data.assign(static_cast<size_t>(n) * DTypeSize(dtype), 0);
+  t->writer.assign(static_cast<size_t>(n), -1);
+  return t;
+}
+
+int64_t GmTensor::numel() const {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+std::vector<int64_t> GmTensor::Strides() const {
+  std::vector<int64_t> s(shape.size(), 1);
+  for (int i = static_cast<int>(shape.size()) - 2; i >= 0; --i) s[i] = s[i + 1] * shape[i + 1];
+  return s;
+}
+
+double GmTensor::GetAsDouble(int64_t flat) const {
+  return LoadScalar(dtype, data.data() + flat * elem_size());
+}
+
+void GmTensor::SetFromDouble(int64_t flat, double v) {
+  StoreScalar(dtype, data.data() + flat * elem_size(), v);
+}
+
+double LoadScalar(DType t, const uint8_t* p) {
+  switch (t) {
+    case DType::kFloat16: { uint16_t h; std::memcpy(&h, p, 2); return HalfToFloat(h); }
+    case DType::kBFloat16: { uint16_t h; std::memcpy(&h, p, 2); return BFloat16ToFloat(h); }
+    case DType::kFloat32: { float f; std::memcpy(&f, p, 4); return f; }
+    case DType::kFloat64: { double d; std::memcpy(&d, p, 8); return d; }
+    case DType::kInt8: return static_cast<int8_t>(*p);
+    case DType::kUInt8: case DType::kBool: return *p;
+    case DType::kInt16: { int16_t v; std::memcpy(&v, p, 2); return v; }
+    case DType::kUInt16: { uint16_t v; std::memcpy(&v, p, 2); return v; }
+    case DType::kInt32: { int32_t v; std::memcpy(&v, p, 4); return v; }
+    case DType::kUInt32: { uint32_t v; std::memcpy(&v, p, 4); return v; }
+    case DType::kInt64: { int64_t v; std::memcpy(&v, p, 8); return static_cast<double>(v); }
+    case DType::kUInt64: { uint64_t v; std::memcpy(&v, p, 8); return static_cast<double>(v); }
+  }
+  return 0;
+}
+
+namespace {
+template <typename I>
+void StoreInt(uint8_t* p, double v) {
+  I x = std::isnan(v) ? I(0) : static_cast<I>(std::llrint(v));
+  std::memcpy(p, &x, sizeof(I));
+}
+}  // namespace
+
+void StoreScalar(DType t, uint8_t* p, double v) {
+  switch (t) {
+    case DType::kFloat16: { uint16_t h = FloatToHalf(static_cast<float>(v)); std::memcpy(p, &h, 2); return; }
+    case DType::kBFloat16: { uint16_t h = FloatToBFloat16(static_cast<float>(v)); std::memcpy(p, &h, 2); return; }
+    case DType::kFloat32: { float f = static_cast<float>(v); std::memcpy(p, &f, 4); return; }
+    case DType::kFloat64: std::memcpy(p, &v, 8); return;
+    case DType::kInt8: StoreInt<int8_t>(p, v); return;
+    case DType::kUInt8: StoreInt<uint8_t>(p, v); return;
+    case DType::kBool: *p = v != 0 ? 1 : 0; return;
+    case DType::kInt16: StoreInt<int16_t>(p, v); return;
+    case DType::kUInt16: StoreInt<uint16_t>(p, v); return;
+    case DType::kInt32: StoreInt<int32_t>(p, v); return;
+    case DType::kUInt32: StoreInt<uint32_t>(p, v); return;
+    case DType::kInt64: StoreInt<int64_t>(p, v); return;
+    case DType::kUInt64: StoreInt<uint64_t>(p, v); return;
+  }
+}
+
+}  // namespace opdev::sim

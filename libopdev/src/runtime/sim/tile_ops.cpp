@@ -1,0 +1,347 @@
+// Element loops of the tile vector operations, with definedness tracking per element.
+#include "opdev/sim/tile_ops.h"
+
+#include "opdev/sim/hazards.h"
+
+#include "absl/strings/str_format.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace opdev::sim::tileop {
+
+namespace {
+
+// Access helper for one tile in a core's memory.
+struct View {
+  SpaceBuffer* buf;
+  const Tile* t;
+  bool InRange(int64_t r, int64_t c) const {
+    return t->addr + t->ElementOffset(r, c) + t->elem_size() <= buf->bytes.size();
+  }
+  double Get(int64_t r, int64_t c, bool* undef) const {
+    uint64_t off = t->addr + t->ElementOffset(r, c);
+    if (off + t->elem_size() > buf->bytes.size()) { *undef = true; return 0; }
+    if (std::memchr(buf->written.data() + off, 0, t->elem_size()) != nullptr) *undef = true;
+    return LoadScalar(t->type.dtype, buf->bytes.data() + off);
+  }
+  void Set(int64_t r, int64_t c, double v, bool defined) {
+    uint64_t off = t->addr + t->ElementOffset(r, c);
+    if (off + t->elem_size() > buf->bytes.size()) return;
+    StoreScalar(t->type.dtype, buf->bytes.data() + off, v);
+    std::memset(buf->written.data() + off, defined ? 1 : 0, t->elem_size());
+  }
+};
+
+View V(CoreMemory& mem, const Tile& t) { return View{&mem.Get(t.type.space), &t}; }
+
+// Rounds through fp32 for float dtypes (the unit computes in fp32), keeps integers exact.
+double Compute(DType t, double v) {
+  if (t == DType::kFloat32 || t == DType::kFloat16 || t == DType::kBFloat16)
+    return static_cast<double>(static_cast<float>(v));
+  return v;
+}
+
+double ApplyBin(Bin op, double x, double y, DType t) {
+  const bool f = IsFloating(t);
+  if (f) {
+    float a = static_cast<float>(x), b = static_cast<float>(y);
+    switch (op) {
+      case Bin::kAdd: return a + b;
+      case Bin::kSub: return a - b;
+      case Bin::kMul: return a * b;
+      case Bin::kDiv: return a / b;
+      case Bin::kMax: return std::fmax(a, b);
+      case Bin::kMin: return std::fmin(a, b);
+    }
+  }
+  switch (op) {
+    case Bin::kAdd: return x + y;
+    case Bin::kSub: return x - y;
+    case Bin::kMul: return x * y;
+    case Bin::kDiv: return y == 0 ? 0 : std::trunc(x / y);
+    case Bin::kMax: return std::max(x, y);
+    case Bin::kMin: return std::min(x, y);
+  }
+  return 0;
+}
+
+double ApplyUn(Un op, double x) {
+  float a = static_cast<float>(x);
+  switch (op) {
+    case Un::kExp: return std::exp(a);
+    case Un::kLog: return std::log(a);
+    case Un::kSqrt: return std::sqrt(a);
+    case Un::kRsqrt: return 1.0f / std::sqrt(a);
+    case Un::kAbs: return std::fabs(a);
+    case Un::kNeg: return -a;
+    case Un::kRelu: return a > 0 ? a : 0.0f;
+    case Un::kRecip: return 1.0f / a;
+  }
+  return 0;
+}
+
+void ReportUndef(std::vector<Issue>& issues, int64_t n, const char* op, const Tile& out) {
+  if (n > 0)
+    issues.push_back({hazard::kUninitRead,
+                      absl::StrFormat("%s into tile '%s' reads %d element(s) never written in this run",
+                                      op, out.name, n)});
+}
+
+void CheckSameDtype(std::vector<Issue>& issues, const char* op, const Tile& a, const Tile& b) {
+  if (a.type.dtype != b.type.dtype)
+    issues.push_back({hazard::kTypeMismatch,
+                      absl::StrFormat("%s: tile '%s' is %s but tile '%s' is %s", op, a.name,
+                                      std::string(DTypeName(a.type.dtype)), b.name,
+                                      std::string(DTypeName(b.type.dtype)))});
+}
+
+}  // namespace
+
+std::optional<Bin> ParseBin(std::string_view n) {
+  if (n == "add") return Bin::kAdd;
+  if (n == "sub") return Bin::kSub;
+  if (n == "mul") return Bin::kMul;
+  if (n == "div") return Bin::kDiv;
+  if (n == "maximum" || n == "max") return Bin::kMax;
+  if (n == "minimum" || n == "min") return Bin::kMin;
+  return std::nullopt;
+}
+
+std::optional<Un> ParseUn(std::string_view n) {
+  if (n == "exp") return Un::kExp;
+  if (n == "log" || n == "ln") return Un::kLog;
+  if (n == "sqrt") return Un::kSqrt;
+  if (n == "rsqrt") return Un::kRsqrt;
+  if (n == "abs") return Un::kAbs;
+  if (n == "neg") return Un::kNeg;
+  if (n == "relu") return Un::kRelu;
+  if (n == "recip" || n == "reciprocal") return Un::kRecip;
+  return std::nullopt;
+}
+
+std::vector<Issue> Binary(CoreMemory& mem, Bin op, Tile& out, const Tile& a, const Tile& b) {
+  std::vector<Issue> issues;
+  CheckSameDtype(issues, "tile binary op", a, b);
+  View vo = V(mem, out), va = V(mem, a), vb = V(mem, b);
+  int64_t undef = 0;
+  for (int64_t r = 0; r < out.valid_rows; ++r)
+    for (int64_t c = 0; c < out.valid_cols; ++c) {
+      bool u = false;
+      double x = va.Get(r, c, &u), y = vb.Get(r, c, &u);
+      undef += u;
+      vo.Set(r, c, ApplyBin(op, x, y, out.type.dtype), !u);
+    }
+  ReportUndef(issues, undef, "tile binary op", out);
+  return issues;
+}
+
+std::vector<Issue> BinaryScalar(CoreMemory& mem, Bin op, Tile& out, const Tile& a, double s,
+                                bool scalar_first) {
+  std::vector<Issue> issues;
+  View vo = V(mem, out), va = V(mem, a);
+  int64_t undef = 0;
+  double sv = Compute(a.type.dtype, s);
+  for (int64_t r = 0; r < out.valid_rows; ++r)
+    for (int64_t c = 0; c < out.valid_cols; ++c) {
+      bool u = false;
+      double x = va.Get(r, c, &u);
+      undef += u;
+      vo.Set(r, c, scalar_first ? ApplyBin(op, sv, x, out.type.dtype) : ApplyBin(op, x, sv, out.type.dtype), !u);
+    }
+  ReportUndef(issues, undef, "tile scalar op", out);
+  return issues;
+}
+
+std::vector<Issue> Unary(CoreMemory& mem, Un op, Tile& out, const Tile& a) {
+  std::vector<Issue> issues;
+  View vo = V(mem, out), va = V(mem, a);
+  int64_t undef = 0;
+  for (int64_t r = 0; r < out.valid_rows; ++r)
+    for (int64_t c = 0; c < out.valid_cols; ++c) {
+      bool u = false;
+      double x = va.Get(r, c, &u);
+      undef += u;
+      vo.Set(r, c, ApplyUn(op, x), !u);
+    }
+  ReportUndef(issues, undef, "tile unary op", out);
+  return issues;
+}
+
+std::vector<Issue> Cast(CoreMemory& mem, Tile& out, const Tile& a) {
+  std::vector<Issue> issues;
+  View vo = V(mem, out), va = V(mem, a);
+  int64_t undef = 0;
+  for (int64_t r = 0; r < out.valid_rows; ++r)
+    for (int64_t c = 0; c < out.valid_cols; ++c) {
+      bool u = false;
+      double x = va.Get(r, c, &u);
+      undef += u;
+      vo.Set(r, c, x, !u);
+    }
+  ReportUndef(issues, undef, "pl.cast", out);
+  return issues;
+}
+
+std::vector<Issue> Expands(CoreMemory& mem, Tile& out, double s) {
+  View vo = V(mem, out);
+  for (int64_t r = 0; r < out.valid_rows; ++r)
+    for (int64_t c = 0; c < out.valid_cols; ++c) vo.Set(r, c, s, true);
+  return {};
+}
+
+std::vector<Issue> Reduce(CoreMemory& mem, Red op, Tile& out, const Tile& src, int dim) {
+  std::vector<Issue> issues;
+  View vo = V(mem, out), vs = V(mem, src);
+  int64_t undef = 0;
+  auto init = [&]() {
+    return op == Red::kSum ? 0.0
+           : op == Red::kMax ? -std::numeric_limits<double>::infinity()
+                             : std::numeric_limits<double>::infinity();
+  };
+  auto acc = [&](double a, double x) {
+    double v = op == Red::kSum ? a + x : op == Red::kMax ? std::max(a, x) : std::min(a, x);
+    return Compute(src.type.dtype == DType::kFloat16 ? DType::kFloat32 : src.type.dtype, v);
+  };
+  if (dim == 0) {
+    if (out.type.shape[1] != 1 || out.type.EffectiveLayout() != Layout::kDN)
+      issues.push_back({hazard::kTileShapeAlign,
+                        absl::StrFormat("row reduction output '%s' must be a [rows, 1] tile with layout=pl.DN",
+                                        out.name)});
+    for (int64_t r = 0; r < src.valid_rows; ++r) {
+      double a = init();
+      bool u = false;
+      for (int64_t c = 0; c < src.valid_cols; ++c) a = acc(a, vs.Get(r, c, &u));
+      undef += u;
+      vo.Set(r, 0, a, !u);
+    }
+  } else {
+    for (int64_t c = 0; c < src.valid_cols; ++c) {
+      double a = init();
+      bool u = false;
+      for (int64_t r = 0; r < src.valid_rows; ++r) a = acc(a, vs.Get(r, c, &u));
+      undef += u;
+      vo.Set(0, c, a, !u);
+    }
+  }
+  ReportUndef(issues, undef, "tile reduction", out);
+  return issues;
+}
+
+std::vector<Issue> Expand(CoreMemory& mem, Bin op, Tile& out, const Tile& src, const Tile& vec,
+                          int dim) {
+  std::vector<Issue> issues;
+  View vo = V(mem, out), vs = V(mem, src), vv = V(mem, vec);
+  int64_t undef = 0;
+  for (int64_t r = 0; r < out.valid_rows; ++r)
+    for (int64_t c = 0; c < out.valid_cols; ++c) {
+      bool u = false;
+      double x = vs.Get(r, c, &u);
+      double y = dim == 0 ? vv.Get(r, 0, &u) : vv.Get(0, c, &u);
+      undef += u;
+      vo.Set(r, c, ApplyBin(op, x, y, out.type.dtype), !u);
+    }
+  ReportUndef(issues, undef, "tile expand op", out);
+  return issues;
+}
+
+std::vector<Issue> Compare(CoreMemory& mem, Cmp op, Tile& out, const Tile& a, const Tile& b) {
+  std::vector<Issue> issues;
+  View vo = V(mem, out), va = V(mem, a), vb = V(mem, b);
+  int64_t undef = 0;
+  for (int64_t r = 0; r < out.valid_rows; ++r)
+    for (int64_t c = 0; c < out.valid_cols; ++c) {
+      bool u = false;
+      double x = va.Get(r, c, &u), y = vb.Get(r, c, &u);
+      bool v = false;
+      switch (op) {
+        case Cmp::kEq: v = x == y; break;
+        case Cmp::kNe: v = x != y; break;
+        case Cmp::kLt: v = x < y; break;
+        case Cmp::kLe: v = x <= y; break;
+        case Cmp::kGt: v = x > y; break;
+        case Cmp::kGe: v = x >= y; break;
+      }
+      undef += u;
+      vo.Set(r, c, v ? 1.0 : 0.0, !u);
+    }
+  ReportUndef(issues, undef, "tile comparison", out);
+  return issues;
+}
+
+std::vector<Issue> Select(CoreMemory& mem, Tile& out, const Tile& mask, const Tile& lhs,
+                          const Tile& rhs) {
+  std::vector<Issue> issues;
+  View vo = V(mem, out), vm = V(mem, mask), vl = V(mem, lhs), vr = V(mem, rhs);
+  int64_t undef = 0;
+  for (int64_t r = 0; r < out.valid_rows; ++r)
+    for (int64_t c = 0; c < out.valid_cols; ++c) {
+      bool u = false;
+      bool take = vm.Get(r, c, &u) != 0;
+      double v = take ? vl.Get(r, c, &u) : vr.Get(r, c, &u);
+      undef += u;
+      vo.Set(r, c, v, !u);
+    }
+  ReportUndef(issues, undef, "pl.select", out);
+  return issues;
+}
+
+double PadValue(Pad p, DType t) {
+  switch (p) {
+    case Pad::kNull: case Pad::kZero: return 0.0;
+    case Pad::kMax:
+      if (IsFloating(t)) return std::numeric_limits<double>::infinity();
+      return t == DType::kInt8 ? 127 : t == DType::kInt16 ? 32767 : t == DType::kUInt8 ? 255
+             : t == DType::kUInt16 ? 65535 : 2147483647.0;
+    case Pad::kMin:
+      if (IsFloating(t)) return -std::numeric_limits<double>::infinity();
+      return t == DType::kInt8 ? -128 : t == DType::kInt16 ? -32768
+             : (t == DType::kUInt8 || t == DType::kUInt16 || t == DType::kUInt32) ? 0 : -2147483648.0;
+  }
+  return 0;
+}
+
+std::vector<Issue> FillPad(CoreMemory& mem, Tile& out, const Tile& src, FillPadMode mode) {
+  std::vector<Issue> issues;
+  if (out.type.pad == Pad::kNull) {
+    issues.push_back({hazard::kRuntimeError,
+                      absl::StrFormat("fillpad: destination tile '%s' has pad=null; declare it with "
+                                      "pad=pl.TilePad.zero/max/min", out.name)});
+    return issues;
+  }
+  if (mode == FillPadMode::kInplace && out.addr != src.addr)
+    issues.push_back({hazard::kRuntimeError, "fillpad INPLACE needs the same tile address for out and src"});
+  if (mode != FillPadMode::kInplace && out.addr == src.addr && out.type.space == src.type.space)
+    issues.push_back({hazard::kRuntimeError, "fillpad NORMAL/EXPAND needs different addresses for out and src"});
+  if (mode != FillPadMode::kExpand && out.type.shape != src.type.shape)
+    issues.push_back({hazard::kRuntimeError, "fillpad NORMAL/INPLACE needs equal tile shapes"});
+  View vo = V(mem, out), vs = V(mem, src);
+  const double pad = PadValue(out.type.pad, out.type.dtype);
+  int64_t undef = 0;
+  // Copy the valid window first (via a buffer: INPLACE aliases).
+  std::vector<double> vals;
+  std::vector<uint8_t> defined;
+  if (mode != FillPadMode::kInplace) {
+    for (int64_t r = 0; r < src.valid_rows; ++r)
+      for (int64_t c = 0; c < src.valid_cols; ++c) {
+        bool u = false;
+        vals.push_back(vs.Get(r, c, &u));
+        defined.push_back(!u);
+        undef += u;
+      }
+    size_t k = 0;
+    for (int64_t r = 0; r < src.valid_rows; ++r)
+      for (int64_t c = 0; c < src.valid_cols; ++c, ++k) vo.Set(r, c, vals[k], defined[k]);
+  }
+  for (int64_t r = 0; r < out.type.shape[0]; ++r)
+    for (int64_t c = 0; c < out.type.shape[1]; ++c)
+      if (r >= src.valid_rows || c >= src.valid_cols) vo.Set(r, c, pad, true);
+  // The whole tile is now valid.
+  out.valid_rows = out.type.shape[0];
+  out.valid_cols = out.type.shape[1];
+  ReportUndef(issues, undef, "fillpad", out);
+  return issues;
+}
+
+}  // namespace opdev::sim::tileop

@@ -1,0 +1,536 @@
+// Register-level kernels of the `vf.*` operations. Float registers are widened to fp32 arrays,
+// computed over all lanes in tight loops, masked, and narrowed back with exact RNE rounding.
+#include "opdev/sim/vf_ops.h"
+
+#include "opdev/sim/memory.h"
+#include "opdev/support/half.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace opdev::sim {
+
+double VReg::Get(int lane) const { return LoadScalar(dtype, raw.data() + lane * ElemBytes()); }
+void VReg::Set(int lane, double v) { StoreScalar(dtype, raw.data() + lane * ElemBytes(), v); }
+
+int MaskReg::ActiveCount(int elem_bytes) const {
+  int n = 0;
+  for (int i = 0; i < kVRegBytes / elem_bytes; ++i) n += Active(i, elem_bytes) ? 1 : 0;
+  return n;
+}
+
+MaskReg MaskReg::FirstN(int64_t count, int width) {
+  MaskReg m;
+  m.width = width;
+  int64_t lanes = kVRegBytes / width;
+  int64_t n = std::clamp<int64_t>(count, 0, lanes);
+  std::fill(m.bit.begin(), m.bit.begin() + n * width, uint8_t{1});
+  return m;
+}
+
+namespace vf {
+namespace {
+
+const float* HalfTable() {
+  static const std::vector<float> table = [] {
+    std::vector<float> t(65536);
+    for (uint32_t i = 0; i < 65536; ++i) t[i] = HalfToFloat(static_cast<uint16_t>(i));
+    return t;
+  }();
+  return table.data();
+}
+
+bool IsFloatReg(DType t) {
+  return t == DType::kFloat32 || t == DType::kFloat16 || t == DType::kBFloat16;
+}
+
+// Lanes of a float register as fp32 (exact).
+void ToF32(const VReg& r, float* out) {
+  switch (r.dtype) {
+    case DType::kFloat32: std::memcpy(out, r.raw.data(), kVRegBytes); return;
+    case DType::kFloat16: {
+      const float* t = HalfTable();
+      uint16_t h[128];
+      std::memcpy(h, r.raw.data(), kVRegBytes);
+      for (int i = 0; i < 128; ++i) out[i] = t[h[i]];
+      return;
+    }
+    case DType::kBFloat16: {
+      uint16_t h[128];
+      std::memcpy(h, r.raw.data(), kVRegBytes);
+      for (int i = 0; i < 128; ++i) out[i] = BitsToFloat(static_cast<uint32_t>(h[i]) << 16);
+      return;
+    }
+    default:
+      for (int i = 0; i < r.Lanes(); ++i) out[i] = static_cast<float>(r.Get(i));
+  }
+}
+
+// Writes fp32 lanes into r (r.dtype decides the storage), rounding to nearest even.
+void FromF32(const float* in, VReg& r) {
+  switch (r.dtype) {
+    case DType::kFloat32: std::memcpy(r.raw.data(), in, kVRegBytes); return;
+    case DType::kFloat16: {
+      uint16_t h[128];
+      for (int i = 0; i < 128; ++i) h[i] = FloatToHalf(in[i]);
+      std::memcpy(r.raw.data(), h, kVRegBytes);
+      return;
+    }
+    case DType::kBFloat16: {
+      uint16_t h[128];
+      for (int i = 0; i < 128; ++i) h[i] = FloatToBFloat16(in[i]);
+      std::memcpy(r.raw.data(), h, kVRegBytes);
+      return;
+    }
+    default:
+      for (int i = 0; i < r.Lanes(); ++i) r.Set(i, in[i]);
+  }
+}
+
+double ApplyBinD(BinOp op, double x, double y) {
+  switch (op) {
+    case BinOp::kAdd: return x + y;
+    case BinOp::kSub: return x - y;
+    case BinOp::kMul: return x * y;
+    case BinOp::kDiv: return y == 0 ? 0 : std::trunc(x / y);
+    case BinOp::kMax: return std::max(x, y);
+    case BinOp::kMin: return std::min(x, y);
+  }
+  return 0;
+}
+
+template <typename F>
+void LoopBin(BinOp op, const float* x, const float* y, float* z, int n, F) {
+  switch (op) {
+    case BinOp::kAdd: for (int i = 0; i < n; ++i) z[i] = x[i] + y[i]; break;
+    case BinOp::kSub: for (int i = 0; i < n; ++i) z[i] = x[i] - y[i]; break;
+    case BinOp::kMul: for (int i = 0; i < n; ++i) z[i] = x[i] * y[i]; break;
+    case BinOp::kDiv: for (int i = 0; i < n; ++i) z[i] = x[i] / y[i]; break;
+    case BinOp::kMax: for (int i = 0; i < n; ++i) z[i] = std::fmax(x[i], y[i]); break;
+    case BinOp::kMin: for (int i = 0; i < n; ++i) z[i] = std::fmin(x[i], y[i]); break;
+  }
+}
+
+// Applies the predicate to computed fp32 lanes: inactive lanes become 0 or the merge source.
+void MaskLanesF(float* z, int n, int es, const MaskReg& m, MergeMode mode, const VReg* merge_src) {
+  if (mode == MergeMode::kMerging && merge_src && merge_src->dtype != DType::kFloat64) {
+    alignas(64) float old[128];
+    ToF32(*merge_src, old);
+    for (int i = 0; i < n; ++i)
+      if (!m.bit[i * es]) z[i] = old[i];
+    return;
+  }
+  for (int i = 0; i < n; ++i)
+    if (!m.bit[i * es]) z[i] = 0.0f;
+}
+
+// Undefined-lane propagation for lane-wise ops.
+void PropagateUndef(VReg& r, const VReg* a, const VReg* b, const MaskReg& m, MergeMode mode,
+                    const VReg* merge_src) {
+  bool any = (a && a->any_undef) || (b && b->any_undef) ||
+             (mode == MergeMode::kMerging && merge_src && merge_src->any_undef);
+  r.any_undef = false;
+  if (!any) return;
+  int es = r.ElemBytes(), n = r.Lanes();
+  for (int i = 0; i < n; ++i) {
+    bool u;
+    if (m.bit[i * es]) {
+      u = (a && a->LaneUndef(i)) || (b && b->LaneUndef(i));
+    } else {
+      u = mode == MergeMode::kMerging && merge_src && merge_src->LaneUndef(i);
+    }
+    r.undef[i] = u ? 1 : 0;
+    r.any_undef |= u;
+  }
+}
+
+}  // namespace
+
+std::optional<BinOp> ParseBinOp(std::string_view n) {
+  if (n == "add") return BinOp::kAdd;
+  if (n == "sub") return BinOp::kSub;
+  if (n == "mul") return BinOp::kMul;
+  if (n == "div") return BinOp::kDiv;
+  if (n == "max") return BinOp::kMax;
+  if (n == "min") return BinOp::kMin;
+  return std::nullopt;
+}
+
+std::optional<UnOp> ParseUnOp(std::string_view n) {
+  if (n == "exp") return UnOp::kExp;
+  if (n == "ln" || n == "log") return UnOp::kLn;
+  if (n == "sqrt") return UnOp::kSqrt;
+  if (n == "abs") return UnOp::kAbs;
+  if (n == "neg") return UnOp::kNeg;
+  if (n == "relu") return UnOp::kRelu;
+  if (n == "rsqrt") return UnOp::kRsqrt;
+  if (n == "recip" || n == "reciprocal") return UnOp::kRecip;
+  return std::nullopt;
+}
+
+std::optional<CmpOp> ParseCmpOp(std::string_view n) {
+  if (n == "eq") return CmpOp::kEq;
+  if (n == "ne") return CmpOp::kNe;
+  if (n == "lt") return CmpOp::kLt;
+  if (n == "le") return CmpOp::kLe;
+  if (n == "gt") return CmpOp::kGt;
+  if (n == "ge") return CmpOp::kGe;
+  return std::nullopt;
+}
+
+std::optional<ReduceOp> ParseReduceOp(std::string_view n) {
+  if (n == "reduce_sum") return ReduceOp::kSum;
+  if (n == "reduce_max") return ReduceOp::kMax;
+  if (n == "reduce_min") return ReduceOp::kMin;
+  return std::nullopt;
+}
+
+std::optional<MaskReg> CreateMask(std::string_view pattern, DType dtype) {
+  int w = static_cast<int>(DTypeSize(dtype));
+  int lanes = kVRegBytes / w;
+  std::string p(pattern);
+  if (auto pos = p.rfind('.'); pos != std::string::npos) p = p.substr(pos + 1);
+  if (p == "ALL") return MaskReg::FirstN(lanes, w);
+  if (p == "ALLF") return MaskReg::FirstN(0, w);
+  if (p == "H") return MaskReg::FirstN(lanes / 2, w);
+  if (p == "Q") return MaskReg::FirstN(lanes / 4, w);
+  if (p == "M3" || p == "M4") {
+    int k = p == "M3" ? 3 : 4;
+    MaskReg m;
+    m.width = w;
+    for (int i = 0; i < lanes; i += k) std::fill(m.bit.begin() + i * w, m.bit.begin() + (i + 1) * w, 1);
+    return m;
+  }
+  if (p.size() > 2 && p.compare(0, 2, "VL") == 0) {
+    int n = 0;
+    for (size_t i = 2; i < p.size(); ++i) {
+      if (p[i] < '0' || p[i] > '9') return std::nullopt;
+      n = n * 10 + (p[i] - '0');
+    }
+    return MaskReg::FirstN(n, w);
+  }
+  return std::nullopt;
+}
+
+MaskReg UpdateMask(int64_t count, DType dtype) {
+  return MaskReg::FirstN(count, static_cast<int>(DTypeSize(dtype)));
+}
+
+VReg Binary(BinOp op, const VReg& a, const VReg& b, const MaskReg& m, MergeMode mode,
+            const VReg* merge_src) {
+  VReg r;
+  r.dtype = a.dtype;
+  const int es = a.ElemBytes(), n = a.Lanes();
+  if (IsFloatReg(a.dtype)) {
+    alignas(64) float x[128], y[128], z[128];
+    ToF32(a, x);
+    ToF32(b, y);
+    LoopBin(op, x, y, z, n, 0);
+    MaskLanesF(z, n, es, m, mode, merge_src);
+    FromF32(z, r);
+  } else {
+    for (int i = 0; i < n; ++i) {
+      if (m.bit[i * es]) r.Set(i, ApplyBinD(op, a.Get(i), b.Get(i)));
+      else r.Set(i, mode == MergeMode::kMerging && merge_src ? merge_src->Get(i) : 0.0);
+    }
+  }
+  PropagateUndef(r, &a, &b, m, mode, merge_src);
+  return r;
+}
+
+VReg BinaryScalar(BinOp op, const VReg& a, double s, const MaskReg& m) {
+  VReg r;
+  r.dtype = a.dtype;
+  const int es = a.ElemBytes(), n = a.Lanes();
+  if (IsFloatReg(a.dtype)) {
+    // The scalar operand is first represented in the register dtype.
+    uint8_t tmp[8];
+    StoreScalar(a.dtype, tmp, s);
+    float sv = static_cast<float>(LoadScalar(a.dtype, tmp));
+    alignas(64) float x[128], y[128], z[128];
+    ToF32(a, x);
+    for (int i = 0; i < n; ++i) y[i] = sv;
+    LoopBin(op, x, y, z, n, 0);
+    MaskLanesF(z, n, es, m, MergeMode::kZeroing, nullptr);
+    FromF32(z, r);
+  } else {
+    for (int i = 0; i < n; ++i) r.Set(i, m.bit[i * es] ? ApplyBinD(op, a.Get(i), s) : 0.0);
+  }
+  PropagateUndef(r, &a, nullptr, m, MergeMode::kZeroing, nullptr);
+  return r;
+}
+
+VReg Unary(UnOp op, const VReg& a, const MaskReg& m, MergeMode mode, const VReg* merge_src) {
+  VReg r;
+  r.dtype = a.dtype;
+  const int es = a.ElemBytes(), n = a.Lanes();
+  alignas(64) float x[256], z[256];
+  if (IsFloatReg(a.dtype)) ToF32(a, x);
+  else for (int i = 0; i < n; ++i) x[i] = static_cast<float>(a.Get(i));
+  switch (op) {
+    case UnOp::kExp: for (int i = 0; i < n; ++i) z[i] = std::exp(x[i]); break;
+    case UnOp::kLn: for (int i = 0; i < n; ++i) z[i] = std::log(x[i]); break;
+    case UnOp::kSqrt: for (int i = 0; i < n; ++i) z[i] = std::sqrt(x[i]); break;
+    case UnOp::kAbs: for (int i = 0; i < n; ++i) z[i] = std::fabs(x[i]); break;
+    case UnOp::kNeg: for (int i = 0; i < n; ++i) z[i] = -x[i]; break;
+    case UnOp::kRelu: for (int i = 0; i < n; ++i) z[i] = x[i] > 0.0f ? x[i] : 0.0f; break;
+    case UnOp::kRsqrt: for (int i = 0; i < n; ++i) z[i] = 1.0f / std::sqrt(x[i]); break;
+    case UnOp::kRecip: for (int i = 0; i < n; ++i) z[i] = 1.0f / x[i]; break;
+  }
+  if (IsFloatReg(a.dtype)) {
+    MaskLanesF(z, n, es, m, mode, merge_src);
+    FromF32(z, r);
+  } else {
+    for (int i = 0; i < n; ++i)
+      r.Set(i, m.bit[i * es] ? z[i] : (mode == MergeMode::kMerging && merge_src ? merge_src->Get(i) : 0.0));
+  }
+  PropagateUndef(r, &a, nullptr, m, mode, merge_src);
+  return r;
+}
+
+VReg ExpSub(const VReg& a, const VReg& b, const MaskReg& m, DType out_dtype, CastLayout layout) {
+  VReg r;
+  r.dtype = out_dtype;
+  alignas(64) float x[128], y[128], z[128];
+  ToF32(a, x);
+  ToF32(b, y);
+  const int es = a.ElemBytes();
+  const int n_out = r.Lanes();
+  if (a.dtype == DType::kFloat16 && out_dtype == DType::kFloat32) {
+    const int off = layout == CastLayout::kOne ? 1 : 0;
+    for (int i = 0; i < n_out; ++i) {
+      int s = 2 * i + off;
+      z[i] = m.bit[s * es] ? std::exp(x[s] - y[s]) : 0.0f;
+    }
+    FromF32(z, r);
+    r.any_undef = false;
+    if (a.any_undef || b.any_undef) {
+      for (int i = 0; i < n_out; ++i) {
+        int s = 2 * i + off;
+        bool u = m.bit[s * es] && (a.LaneUndef(s) || b.LaneUndef(s));
+        r.undef[i] = u;
+        r.any_undef |= u;
+      }
+    }
+    return r;
+  }
+  const int n = a.Lanes();
+  for (int i = 0; i < n; ++i) z[i] = std::exp(x[i] - y[i]);
+  MaskLanesF(z, n, es, m, MergeMode::kZeroing, nullptr);
+  r.dtype = a.dtype;
+  FromF32(z, r);
+  PropagateUndef(r, &a, &b, m, MergeMode::kZeroing, nullptr);
+  return r;
+}
+
+VReg Reduce(ReduceOp op, const VReg& a, const MaskReg& m) {
+  VReg r;
+  r.dtype = a.dtype;
+  const int es = a.ElemBytes(), n = a.Lanes();
+  double result = 0;
+  if (IsFloatReg(a.dtype)) {
+    alignas(64) float x[128];
+    ToF32(a, x);
+    if (op == ReduceOp::kSum) {
+      for (int i = 0; i < n; ++i)
+        if (!m.bit[i * es]) x[i] = 0.0f;
+      for (int w = n / 2; w >= 1; w /= 2)
+        for (int i = 0; i < w; ++i) x[i] = x[2 * i] + x[2 * i + 1];
+      result = x[0];
+    } else {
+      float acc = op == ReduceOp::kMax ? -std::numeric_limits<float>::infinity()
+                                       : std::numeric_limits<float>::infinity();
+      for (int i = 0; i < n; ++i)
+        if (m.bit[i * es]) acc = op == ReduceOp::kMax ? std::fmax(acc, x[i]) : std::fmin(acc, x[i]);
+      result = acc;
+    }
+  } else {
+    bool first = true;
+    for (int i = 0; i < n; ++i) {
+      if (!m.bit[i * es]) continue;
+      double v = a.Get(i);
+      if (op == ReduceOp::kSum) result += v;
+      else if (first) result = v;
+      else result = op == ReduceOp::kMax ? std::max(result, v) : std::min(result, v);
+      first = false;
+    }
+  }
+  r.raw.fill(0);
+  r.Set(0, result);
+  r.any_undef = false;
+  if (a.any_undef) {
+    bool u = false;
+    for (int i = 0; i < n; ++i) u |= m.bit[i * es] && a.LaneUndef(i);
+    if (u) {
+      r.undef.fill(0);
+      r.undef[0] = 1;
+      r.any_undef = true;
+    }
+  }
+  return r;
+}
+
+VReg FullScalar(double v, DType dtype, const MaskReg* m, MergeMode mode, const VReg* merge_src) {
+  VReg r;
+  r.dtype = dtype;
+  const int es = r.ElemBytes(), n = r.Lanes();
+  uint8_t one[8];
+  StoreScalar(dtype, one, v);
+  for (int i = 0; i < n; ++i) {
+    if (!m || m->bit[i * es]) std::memcpy(r.raw.data() + i * es, one, es);
+    else if (mode == MergeMode::kMerging && merge_src) std::memcpy(r.raw.data() + i * es, merge_src->raw.data() + i * es, es);
+    else std::memset(r.raw.data() + i * es, 0, es);
+  }
+  if (m) PropagateUndef(r, nullptr, nullptr, *m, mode, merge_src);
+  return r;
+}
+
+VReg FullLane(const VReg& src, const MaskReg& m, bool highest, MergeMode mode,
+              const VReg* merge_src) {
+  VReg r;
+  r.dtype = src.dtype;
+  const int es = r.ElemBytes(), n = r.Lanes();
+  const int from = highest ? n - 1 : 0;
+  for (int i = 0; i < n; ++i) {
+    if (m.bit[i * es]) std::memcpy(r.raw.data() + i * es, src.raw.data() + from * es, es);
+    else if (mode == MergeMode::kMerging && merge_src) std::memcpy(r.raw.data() + i * es, merge_src->raw.data() + i * es, es);
+    else std::memset(r.raw.data() + i * es, 0, es);
+  }
+  r.any_undef = false;
+  if (src.LaneUndef(from) || (mode == MergeMode::kMerging && merge_src && merge_src->any_undef)) {
+    for (int i = 0; i < n; ++i) {
+      bool u = m.bit[i * es] ? src.LaneUndef(from)
+                             : (mode == MergeMode::kMerging && merge_src && merge_src->LaneUndef(i));
+      r.undef[i] = u;
+      r.any_undef |= u;
+    }
+  }
+  return r;
+}
+
+VReg Select(const VReg& a, const VReg& b, const MaskReg& m) {
+  VReg r;
+  r.dtype = a.dtype;
+  const int es = r.ElemBytes(), n = r.Lanes();
+  for (int i = 0; i < n; ++i)
+    std::memcpy(r.raw.data() + i * es, (m.bit[i * es] ? a : b).raw.data() + i * es, es);
+  r.any_undef = false;
+  if (a.any_undef || b.any_undef) {
+    for (int i = 0; i < n; ++i) {
+      bool u = m.bit[i * es] ? a.LaneUndef(i) : b.LaneUndef(i);
+      r.undef[i] = u;
+      r.any_undef |= u;
+    }
+  }
+  return r;
+}
+
+namespace {
+bool Cmp(CmpOp op, double x, double y) {
+  switch (op) {
+    case CmpOp::kEq: return x == y;
+    case CmpOp::kNe: return x != y;
+    case CmpOp::kLt: return x < y;
+    case CmpOp::kLe: return x <= y;
+    case CmpOp::kGt: return x > y;
+    case CmpOp::kGe: return x >= y;
+  }
+  return false;
+}
+}  // namespace
+
+MaskReg Compare(CmpOp op, const VReg& a, const VReg& b, const MaskReg& m) {
+  MaskReg out;
+  const int es = a.ElemBytes(), n = a.Lanes();
+  out.width = es;
+  for (int i = 0; i < n; ++i) {
+    bool v = m.bit[i * es] && Cmp(op, a.Get(i), b.Get(i));
+    std::fill(out.bit.begin() + i * es, out.bit.begin() + (i + 1) * es, v ? 1 : 0);
+  }
+  return out;
+}
+
+MaskReg CompareScalar(CmpOp op, const VReg& a, double s, const MaskReg& m) {
+  MaskReg out;
+  const int es = a.ElemBytes(), n = a.Lanes();
+  out.width = es;
+  uint8_t tmp[8];
+  StoreScalar(a.dtype, tmp, s);
+  double sv = LoadScalar(a.dtype, tmp);
+  for (int i = 0; i < n; ++i) {
+    bool v = m.bit[i * es] && Cmp(op, a.Get(i), sv);
+    std::fill(out.bit.begin() + i * es, out.bit.begin() + (i + 1) * es, v ? 1 : 0);
+  }
+  return out;
+}
+
+VReg AsType(const VReg& a, const MaskReg& m, DType to, CastLayout layout) {
+  VReg r;
+  r.dtype = to;
+  r.raw.fill(0);
+  r.undef.fill(0);
+  r.any_undef = false;
+  const int es_from = a.ElemBytes();
+  const int es_to = r.ElemBytes();
+  const int off = layout == CastLayout::kOne ? 1 : layout == CastLayout::kTwo ? 2 : layout == CastLayout::kThree ? 3 : 0;
+  auto convert = [&](int src_lane, int dst_lane) {
+    if (!m.bit[src_lane * es_from]) return;
+    r.Set(dst_lane, a.Get(src_lane));
+    if (a.LaneUndef(src_lane)) {
+      r.undef[dst_lane] = 1;
+      r.any_undef = true;
+    }
+  };
+  if (es_to == es_from) {
+    for (int i = 0; i < a.Lanes(); ++i) convert(i, i);
+  } else if (es_to > es_from) {
+    const int ratio = es_to / es_from;
+    for (int i = 0; i < r.Lanes(); ++i) convert(ratio * i + (off % ratio), i);
+  } else {
+    const int ratio = es_from / es_to;
+    for (int i = 0; i < a.Lanes(); ++i) convert(i, ratio * i + (off % ratio));
+  }
+  return r;
+}
+
+VReg LoadBytes(const uint8_t* p, const uint8_t* written, DType dtype) {
+  VReg r;
+  r.dtype = dtype;
+  std::memcpy(r.raw.data(), p, kVRegBytes);
+  r.any_undef = false;
+  if (written && std::memchr(written, 0, kVRegBytes) != nullptr) {
+    const int es = r.ElemBytes();
+    for (int i = 0; i < r.Lanes(); ++i) {
+      bool u = std::memchr(written + i * es, 0, es) != nullptr;
+      r.undef[i] = u;
+      r.any_undef |= u;
+    }
+  }
+  return r;
+}
+
+bool StoreBytes(const VReg& r, const MaskReg& m, uint8_t* p, uint8_t* written) {
+  const int es = r.ElemBytes(), n = r.Lanes();
+  bool undef_stored = false;
+  bool all = true;
+  for (int i = 0; i < n && all; ++i) all = m.bit[i * es] != 0;
+  if (all && !r.any_undef) {
+    std::memcpy(p, r.raw.data(), kVRegBytes);
+    if (written) std::memset(written, 1, kVRegBytes);
+    return false;
+  }
+  for (int i = 0; i < n; ++i) {
+    if (!m.bit[i * es]) continue;
+    std::memcpy(p + i * es, r.raw.data() + i * es, es);
+    bool u = r.LaneUndef(i);
+    undef_stored |= u;
+    if (written) std::memset(written + i * es, u ? 0 : 1, es);
+  }
+  return undef_stored;
+}
+
+}  // namespace vf
+}  // namespace opdev::sim

@@ -1,0 +1,184 @@
+// Unit tests of the VF register model: masks, lane arithmetic, reductions, exp_sub/astype
+// half-lane layouts, predicated stores and undefined-lane tracking, with hand-computed values.
+#include "opdev/sim/vf_ops.h"
+#include "opdev/support/half.h"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+using namespace opdev;
+using namespace opdev::sim;
+
+namespace {
+VReg F32(std::initializer_list<float> head, float fill = 0.0f) {
+  VReg r;
+  r.dtype = DType::kFloat32;
+  int i = 0;
+  for (float v : head) r.Set(i++, v);
+  for (; i < 64; ++i) r.Set(i, fill);
+  return r;
+}
+VReg F16Iota(float scale = 1.0f) {
+  VReg r;
+  r.dtype = DType::kFloat16;
+  for (int i = 0; i < 128; ++i) r.Set(i, i * scale);
+  return r;
+}
+}  // namespace
+
+TEST_CASE("update_mask and create_mask set the documented lanes per dtype width") {
+  MaskReg m16 = vf::UpdateMask(72, DType::kFloat16);
+  CHECK(m16.width == 2);
+  CHECK(m16.ActiveCount(2) == 72);
+  CHECK(m16.Active(71, 2));
+  CHECK_FALSE(m16.Active(72, 2));
+  // Read as an fp32 mask, an fp16 mask of k lanes activates ceil(k/2) fp32 lanes.
+  CHECK(m16.ActiveCount(4) == 36);
+  CHECK(vf::UpdateMask(1000, DType::kFloat32).ActiveCount(4) == 64);
+  CHECK(vf::UpdateMask(-3, DType::kFloat32).ActiveCount(4) == 0);
+  CHECK(vf::CreateMask("pl.MaskPattern.ALL", DType::kFloat16)->ActiveCount(2) == 128);
+  CHECK(vf::CreateMask("VL8", DType::kFloat32)->ActiveCount(4) == 8);
+  CHECK(vf::CreateMask("H", DType::kFloat32)->ActiveCount(4) == 32);
+  auto m3 = vf::CreateMask("M3", DType::kFloat32);
+  CHECK(m3->Active(0, 4));
+  CHECK_FALSE(m3->Active(1, 4));
+  CHECK(m3->Active(3, 4));
+  CHECK_FALSE(vf::CreateMask("BOGUS", DType::kFloat32).has_value());
+}
+
+TEST_CASE("binary ops zero masked-off lanes, MERGING keeps the old destination") {
+  VReg a = F32({1, 2, 3, 4}, 10), b = F32({10, 20, 30, 40}, 1);
+  MaskReg m = vf::UpdateMask(3, DType::kFloat32);
+  VReg s = vf::Binary(vf::BinOp::kAdd, a, b, m);
+  CHECK(s.Get(0) == 11);
+  CHECK(s.Get(2) == 33);
+  CHECK(s.Get(3) == 0);
+  CHECK(s.Get(63) == 0);
+  VReg old = F32({}, 7);
+  VReg mm = vf::Binary(vf::BinOp::kMul, a, b, m, MergeMode::kMerging, &old);
+  CHECK(mm.Get(1) == 40);
+  CHECK(mm.Get(3) == 7);
+  VReg d = vf::Binary(vf::BinOp::kDiv, a, b, vf::UpdateMask(64, DType::kFloat32));
+  CHECK(d.Get(0) == Approx(0.1f).epsilon(0));
+  CHECK(vf::Binary(vf::BinOp::kMax, a, b, m).Get(0) == 10);
+  CHECK(vf::Binary(vf::BinOp::kMin, a, b, m).Get(0) == 1);
+  CHECK(vf::BinaryScalar(vf::BinOp::kAdd, a, 0.5, m).Get(1) == 2.5);
+}
+
+TEST_CASE("fp16 arithmetic rounds each result to nearest even") {
+  VReg a, b;
+  a.dtype = b.dtype = DType::kFloat16;
+  for (int i = 0; i < 128; ++i) { a.Set(i, 2048); b.Set(i, 1); }
+  // 2048 + 1 = 2049 is a tie between 2048 and 2050 in fp16: round to even -> 2048.
+  VReg s = vf::Binary(vf::BinOp::kAdd, a, b, vf::UpdateMask(128, DType::kFloat16));
+  CHECK(s.Get(0) == 2048);
+  b.Set(0, 3);  // 2051 -> tie between 2050 and 2052 -> 2052 (even mantissa)
+  CHECK(vf::Binary(vf::BinOp::kAdd, a, b, vf::UpdateMask(128, DType::kFloat16)).Get(0) == 2052);
+}
+
+TEST_CASE("reduce_sum is a pairwise tree in lane 0 (others zero), reduce_max ignores masked lanes") {
+  VReg a = F32({1, 2, 3, 4, 5}, 100);
+  MaskReg m = vf::UpdateMask(5, DType::kFloat32);
+  VReg s = vf::Reduce(vf::ReduceOp::kSum, a, m);
+  CHECK(s.Get(0) == 15);
+  CHECK(s.Get(1) == 0);
+  VReg mx = vf::Reduce(vf::ReduceOp::kMax, a, m);
+  CHECK(mx.Get(0) == 5);
+  CHECK(vf::Reduce(vf::ReduceOp::kMin, a, m).Get(0) == 1);
+  // Tree order: 1e8 + 1 + (-1e8) + 1 ... pairwise (1e8+1)=1e8 in fp32, (-1e8+1)=-1e8 -> 0.
+  VReg t = F32({1e8f, 1.0f, -1e8f, 1.0f}, 0);
+  CHECK(vf::Reduce(vf::ReduceOp::kSum, t, vf::UpdateMask(4, DType::kFloat32)).Get(0) == 0);
+  CHECK(vf::Reduce(vf::ReduceOp::kSum, a, vf::UpdateMask(0, DType::kFloat32)).Get(0) == 0);
+}
+
+TEST_CASE("full broadcasts a scalar or lane 0 to active lanes") {
+  MaskReg all = vf::UpdateMask(64, DType::kFloat32);
+  VReg f = vf::FullScalar(-1e30, DType::kFloat32, &all);
+  CHECK(f.Get(17) == static_cast<float>(-1e30));
+  VReg src = F32({42, 1, 2});
+  VReg b = vf::FullLane(src, vf::UpdateMask(10, DType::kFloat32));
+  CHECK(b.Get(9) == 42);
+  CHECK(b.Get(10) == 0);
+}
+
+TEST_CASE("exp_sub fp16 -> fp32 takes even (ZERO) or odd (ONE) source lanes") {
+  VReg x = F16Iota(0.5f);   // lane i = i/2
+  VReg mx;
+  mx.dtype = DType::kFloat16;
+  for (int i = 0; i < 128; ++i) mx.Set(i, 1.0);
+  MaskReg m = vf::UpdateMask(5, DType::kFloat16);  // source lanes 0..4 active
+  VReg e0 = vf::ExpSub(x, mx, m, DType::kFloat32, CastLayout::kZero);
+  VReg e1 = vf::ExpSub(x, mx, m, DType::kFloat32, CastLayout::kOne);
+  CHECK(e0.dtype == DType::kFloat32);
+  CHECK(e0.Get(0) == Approx(std::exp(0.0 - 1.0)));   // source lane 0
+  CHECK(e0.Get(2) == Approx(std::exp(2.0 - 1.0)));   // source lane 4
+  CHECK(e0.Get(3) == 0);                              // source lane 6 inactive
+  CHECK(e1.Get(0) == Approx(std::exp(0.5 - 1.0)));   // source lane 1
+  CHECK(e1.Get(1) == Approx(std::exp(1.5 - 1.0)));   // source lane 3
+  CHECK(e1.Get(2) == 0);                              // source lane 5 inactive
+}
+
+TEST_CASE("astype narrows into even/odd lanes and widens from them") {
+  VReg a = F32({1.0f, 2.0f, 3.0f, 65520.0f});
+  MaskReg all32 = vf::UpdateMask(64, DType::kFloat32);
+  VReg z = vf::AsType(a, all32, DType::kFloat16, CastLayout::kZero);
+  VReg o = vf::AsType(a, all32, DType::kFloat16, CastLayout::kOne);
+  CHECK(z.Get(0) == 1);
+  CHECK(z.Get(1) == 0);
+  CHECK(z.Get(2) == 2);
+  CHECK(std::isinf(z.Get(6)));  // 65520 rounds to +inf in fp16 (RNE, above max/2-ulp)
+  CHECK(o.Get(1) == 1);
+  CHECK(o.Get(0) == 0);
+  VReg merged = vf::Binary(vf::BinOp::kAdd, z, o, vf::UpdateMask(128, DType::kFloat16));
+  CHECK(merged.Get(0) == 1);
+  CHECK(merged.Get(1) == 1);
+  CHECK(merged.Get(5) == 3);
+  VReg w = vf::AsType(F16Iota(), vf::UpdateMask(128, DType::kFloat16), DType::kFloat32, CastLayout::kOne);
+  CHECK(w.Get(0) == 1);
+  CHECK(w.Get(63) == 127);
+  VReg i32 = vf::AsType(F32({2.5f, 3.5f, -2.5f}), all32, DType::kInt32, CastLayout::kZero);
+  CHECK(i32.Get(0) == 2);   // CAST_RINT: ties to even
+  CHECK(i32.Get(1) == 4);
+  CHECK(i32.Get(2) == -2);
+}
+
+TEST_CASE("compare produces a mask of the operand width; select picks by it") {
+  VReg a = F32({1, 5, 3}, 0), b = F32({2, 2, 3}, 0);
+  MaskReg all = vf::UpdateMask(64, DType::kFloat32);
+  MaskReg lt = vf::Compare(vf::CmpOp::kLt, a, b, all);
+  CHECK(lt.width == 4);
+  CHECK(lt.Active(0, 4));
+  CHECK_FALSE(lt.Active(1, 4));
+  CHECK(vf::CompareScalar(vf::CmpOp::kGe, a, 3.0, all).ActiveCount(4) == 2);
+  VReg s = vf::Select(a, b, lt);
+  CHECK(s.Get(0) == 1);
+  CHECK(s.Get(1) == 2);
+}
+
+TEST_CASE("loads mark lanes from unwritten bytes undefined, stores are predicated") {
+  uint8_t mem[256], written[256];
+  for (int i = 0; i < 64; ++i) { float f = static_cast<float>(i); std::memcpy(mem + 4 * i, &f, 4); }
+  std::memset(written, 1, 256);
+  written[4 * 10 + 2] = 0;  // lane 10 partly unwritten
+  VReg r = vf::LoadBytes(mem, written, DType::kFloat32);
+  CHECK(r.any_undef);
+  CHECK(r.LaneUndef(10));
+  CHECK_FALSE(r.LaneUndef(9));
+  VReg sum = vf::Reduce(vf::ReduceOp::kSum, r, vf::UpdateMask(10, DType::kFloat32));
+  CHECK_FALSE(sum.any_undef);  // lane 10 masked off
+  CHECK(sum.Get(0) == 45);
+  CHECK(vf::Reduce(vf::ReduceOp::kSum, r, vf::UpdateMask(11, DType::kFloat32)).any_undef);
+  uint8_t out[256], out_w[256];
+  std::memset(out, 0xAB, 256);
+  std::memset(out_w, 0, 256);
+  CHECK_FALSE(vf::StoreBytes(r, vf::UpdateMask(3, DType::kFloat32), out, out_w));
+  float f2;
+  std::memcpy(&f2, out + 8, 4);
+  CHECK(f2 == 2);
+  CHECK(out[12] == 0xAB);  // lane 3 not stored
+  CHECK(out_w[11] == 1);
+  CHECK(out_w[12] == 0);
+  CHECK(vf::StoreBytes(r, vf::UpdateMask(64, DType::kFloat32), out, out_w));  // lane 10 undefined
+  CHECK(out_w[40] == 0);
+}
