@@ -310,7 +310,7 @@ absl::StatusOr<NpyLayout> ParseNpyHeader(std::string_view bytes, std::string_vie
 absl::Status ApplyDTypeOverride(std::string_view name, const TensorReadOptions& opts,
                                 NpyLayout* L) {
   if (L->raw2) {
-    if (!opts.dtype || *opts.dtype != DType::kBFloat16)
+    if ((!opts.dtype || *opts.dtype != DType::kBFloat16) && !(opts.raw2_is_bfloat16 && !opts.dtype))
       return absl::InvalidArgumentError(Cat(
           name, ": .npy holds 2-byte raw elements ('V2'); pass dtype bfloat16 "
                 "(--dtype bfloat16) to read them as bfloat16"));

@@ -21,6 +21,9 @@ struct TensorReadOptions {
   // '<i2') as bfloat16 when set to kBFloat16; otherwise must equal the file's dtype.
   // Required for .bin.
   std::optional<DType> dtype;
+  // Read a 2-byte raw ('V2') .npy payload as bfloat16 even when `dtype` is unset (what
+  // `opdev compare --dtype bfloat16` asks for); other element types are unaffected.
+  bool raw2_is_bfloat16 = false;
   // Shape for .bin files (required there; the file size must equal numel * itemsize).
   // For .npy, when set, must equal the header's shape.
   std::optional<Shape> shape;
