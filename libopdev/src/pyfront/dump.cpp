@@ -30,7 +30,8 @@ class Dumper {
       d->out += '=';
     }
     void Attrs(const Span& s) {
-      if (!d->opts_.include_attributes) return;
+      // Nodes built by code (span line 0) have no position to report.
+      if (!d->opts_.include_attributes || s.line == 0) return;
       Key("lineno");
       d->out += std::to_string(s.line);
       Key("col_offset");

@@ -81,6 +81,7 @@ class Parser {
     return Cur().kind == TokenKind::kName && Cur().text == s;
   }
   bool AtKind(TokenKind k) const { return Cur().kind == k; }
+  bool AtErrorToken() const { return Cur().kind == TokenKind::kError; }
   // Consumes the current token. prev_ tracks the last token with source text, so spans
   // of compound statements end at their last statement, not at NEWLINE/DEDENT.
   const Token& Next() {
@@ -864,7 +865,7 @@ class Parser {
       s->finalbody = ParseBlock(f);
     }
     if (s->handlers.empty() && s->finalbody.empty()) {
-      Fail("expected 'except' or 'finally' block", Cur());
+      Fail("expected 'except' or 'finally' block", t);
     }
     s->span = SpanFrom(t);
     return s;
@@ -2066,19 +2067,26 @@ absl::Status Report(const SyntaxError& e, const std::string& filename, Diagnosti
 absl::StatusOr<Module> ParseModule(std::string_view source, std::string filename,
                                    Diagnostics* diags, const ParseOptions& opts) {
   TokenizeResult tr = Tokenize(source);
+  SyntaxError lex_error;
   if (!tr.error.empty()) {
-    SyntaxError e{std::string(tr.error.find("indent") != std::string::npos ? kIndentError
-                                                                            : kSyntaxError),
-                  tr.error, tr.error_line, tr.error_col};
-    return Report(e, filename, diags);
+    lex_error = SyntaxError{std::string(tr.error.find("indent") != std::string::npos ||
+                                                tr.error.find("tabs") != std::string::npos
+                                            ? kIndentError
+                                            : kSyntaxError),
+                            tr.error, tr.error_line, tr.error_col};
   }
+  // The token list of a failed tokenization ends with an error token: a syntax error the
+  // parser finds before reaching it is reported first (as CPython's incremental tokenizer
+  // does), otherwise the lexical error is.
   Parser p(std::move(tr.tokens), opts);
   try {
     Module m;
     m.filename = filename;
     m.body = p.ParseFileInput();
+    if (!lex_error.message.empty()) return Report(lex_error, filename, diags);
     return m;
   } catch (const SyntaxError& e) {
+    if (!lex_error.message.empty() && p.AtErrorToken()) return Report(lex_error, filename, diags);
     return Report(e, filename, diags);
   }
 }

@@ -178,7 +178,7 @@ class Lexer {
         }
         indents_.push_back(col);
         alt_indents_.push_back(alt);
-        Emit(TokenKind::kIndent, line_start_, pos_, line_, 1, line_, Col());
+        Emit(TokenKind::kIndent, pos_, pos_, line_, Col(), line_, Col());
       } else {
         while (indents_.size() > 1 && col < indents_.back()) {
           indents_.pop_back();

@@ -314,7 +314,8 @@ const Expr* FindKeyword(const Expr& call, std::string_view name);
 
 struct DumpOptions {
   // Append lineno/col_offset/end_lineno/end_col_offset (CPython's 0-based columns), as
-  // CPython's ast.dump(include_attributes=True) does.
+  // CPython's ast.dump(include_attributes=True) does. Nodes whose span is unset (line 0,
+  // e.g. built by a code generator) are dumped without them.
   bool include_attributes = false;
 };
 // Exactly CPython 3.11's ast.dump(tree) format (one line, annotate_fields=True).
