@@ -179,7 +179,8 @@ def check_precision(actual, golden, dtype_str=None):
 
 def save(t, path):
     if t.dtype == torch.bfloat16:
-        np.save(path, t.contiguous().view(torch.int16).numpy().view("V2"))
+        # (torch's view(dtype) turns a 0-d tensor into shape (1,): restore the shape.)
+        np.save(path, t.contiguous().view(torch.int16).reshape(t.shape).numpy().view("V2"))
     else:
         np.save(path, t.contiguous().numpy())
 
@@ -187,8 +188,9 @@ def save(t, path):
 def load(path, bf16=False):
     arr = np.load(path)
     if arr.dtype.kind == "V" and arr.dtype.itemsize == 2:
-        return torch.from_numpy(arr.view(np.int16).copy()).view(torch.bfloat16)
-    return torch.from_numpy(np.ascontiguousarray(arr))
+        bits = torch.from_numpy(arr.view(np.int16).copy())
+        return bits.view(torch.bfloat16).reshape(arr.shape)
+    return torch.from_numpy(np.array(arr, copy=True, order="C"))  # (ascontiguousarray makes 0-d 1-d)
 
 
 # ---- cases -----------------------------------------------------------------------------
