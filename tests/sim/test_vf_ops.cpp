@@ -143,7 +143,7 @@ TEST_CASE("astype narrows into even/odd lanes and widens from them") {
   CHECK(i32.Get(2) == -2);
 }
 
-TEST_CASE("compare produces a mask of the operand width; select picks by it") {
+TEST_CASE("compare produces a mask of the operand width, select picks by it") {
   VReg a = F32({1, 5, 3}, 0), b = F32({2, 2, 3}, 0);
   MaskReg all = vf::UpdateMask(64, DType::kFloat32);
   MaskReg lt = vf::Compare(vf::CmpOp::kLt, a, b, all);

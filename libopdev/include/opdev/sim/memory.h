@@ -26,6 +26,7 @@ struct SpaceBuffer {
   uint64_t alignment = 32;
   std::vector<uint8_t> bytes;    // capacity bytes
   std::vector<uint8_t> written;  // 1 when the byte was written in this run
+  bool dirty = false;            // may hold data of a previous run (tiles were placed here)
 
   bool AllWritten(uint64_t addr, uint64_t len) const;
   void MarkWritten(uint64_t addr, uint64_t len, bool value = true);
@@ -39,7 +40,7 @@ class CoreMemory {
   Target target() const { return target_; }
   SpaceBuffer& Get(MemSpace s);
   const SpaceBuffer& Get(MemSpace s) const;
-  // Resets contents to poison and clears the written bits.
+  // Resets contents to poison and clears the written bits (of spaces marked dirty).
   void Reset();
 
  private:

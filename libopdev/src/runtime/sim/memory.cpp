@@ -50,8 +50,10 @@ const SpaceBuffer& CoreMemory::Get(MemSpace s) const { return spaces_[SpaceIndex
 
 void CoreMemory::Reset() {
   for (auto& b : spaces_) {
+    if (!b.dirty) continue;
     std::fill(b.bytes.begin(), b.bytes.end(), kPoisonByte);
     std::fill(b.written.begin(), b.written.end(), 0);
+    b.dirty = false;
   }
 }
 

@@ -1,0 +1,87 @@
+// opdev's CPU simulator of PyPTO-Pro kernels — the library entry point.
+//
+// Runs one entry of a kernel file (the host wrapper, or the @pl.jit kernel itself) on given
+// input tensors and returns the outputs plus the hazards found, each a Diagnostic with a
+// stable code (SIM-*), a failure category and the file:line that caused it.
+//
+//   opdev::sim::SimOptions opts;
+//   opts.entry = "softmax_wrapper";           // a wrapper, or the @pl.jit kernel name
+//   auto x = opdev::precision::ReadNpy("x.npy");
+//   absl::StatusOr<opdev::sim::SimResult> r = opdev::sim::RunKernelFile(
+//       "custom/softmax/test_softmax.py", {*x}, opts);
+//   if (!r.ok()) { /* the file could not be run at all: I/O, syntax, unknown entry, bad input */ }
+//   for (const auto& out : r->outputs) { /* out.name, out.tensor (precision::Tensor) */ }
+//   if (r->hazards.HasErrors() || !r->completed) { /* defects with file:line */ }
+//
+// Entry semantics:
+//  * wrapper entry: the inputs bind to the wrapper's parameters in order; the wrapper runs
+//    within the wrapper boundary (statements outside it are reported as SIM-WRAPPER-BOUNDARY
+//    and skipped); the outputs are the tensors it returns (a tensor or a tuple of tensors).
+//  * kernel entry: the inputs bind to the kernel's tensor parameters in order (every tensor
+//    parameter, outputs included, since the kernel cannot allocate); the kernel runs on
+//    `block_dim` cores; the outputs are the parameters some core wrote.
+// Each SPMD core runs in turn with freshly poisoned on-chip memory; sync calls are no-ops.
+#pragma once
+
+#include "opdev/precision/tensor.h"
+#include "opdev/support/diagnostic.h"
+#include "opdev/support/target.h"
+
+#include "absl/status/statusor.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace opdev::sim {
+
+struct SimOptions {
+  std::string entry;            // function to run (required)
+  Target target = Target::kA5;  // memory capacities and platform info
+  // Kernel entry: number of cores (default 1). Wrapper entry: 0 keeps the wrapper's launch;
+  // a positive value overrides the block_dim of its launch.
+  int64_t block_dim = 0;
+  // What get_platform_info() reports (defaults: 48 vector cores, 24 cube cores, as the
+  // framework's A5 fallback).
+  int64_t vector_core_num = 48;
+  int64_t cube_core_num = 24;
+  // Extra scalar arguments after the tensors (ints or floats, in order).
+  std::vector<double> scalar_args;
+};
+
+struct SimOutput {
+  std::string name;          // returned variable / kernel parameter name
+  precision::Tensor tensor;
+};
+
+struct SimStats {
+  int64_t vf_ops = 0;        // vector-register operations executed
+  int64_t lane_ops = 0;      // lanes those operations processed
+  int64_t tile_elems = 0;    // elements moved or computed by tile-level operations
+  int64_t statements = 0;    // interpreted statements
+  int64_t cores_run = 0;     // SPMD core executions
+  int64_t launches = 0;      // kernel launches
+  int64_t block_dim = 0;     // block_dim of the last launch
+};
+
+struct SimResult {
+  bool completed = false;           // the entry ran to its end (false: a SIM-RUNTIME/.. stopped it)
+  std::vector<SimOutput> outputs;   // see "Entry semantics"
+  Diagnostics hazards;              // sorted; errors mean the kernel is defective
+  SimStats stats;
+};
+
+// Runs `entry` of the kernel file at `path` on `inputs`.
+absl::StatusOr<SimResult> RunKernelFile(const std::string& path,
+                                        const std::vector<precision::Tensor>& inputs,
+                                        const SimOptions& options);
+// Same for source text; `filename` is used in diagnostics.
+absl::StatusOr<SimResult> RunKernelSource(std::string_view source, const std::string& filename,
+                                          const std::vector<precision::Tensor>& inputs,
+                                          const SimOptions& options);
+
+// The hazard catalogue as JSON (code, severity, category, summary), for docs and tools.
+std::string HazardCatalogueJson();
+
+}  // namespace opdev::sim

@@ -1,0 +1,134 @@
+// Builtin registry, constants (dtypes, enum members, layouts) and argument helpers.
+#include "builtins.h"
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+
+#include <set>
+
+namespace opdev::sim {
+
+BuiltinFn FindBuiltin(const std::string& q) {
+  static const BuiltinTable table = [] {
+    BuiltinTable t;
+    RegisterTileBuiltins(t);
+    RegisterVfBuiltins(t);
+    RegisterHostBuiltins(t);
+    return t;
+  }();
+  auto it = table.find(q);
+  return it == table.end() ? nullptr : it->second;
+}
+
+bool FindConstant(const std::string& q, Value* out) {
+  static const std::set<std::string> enums = {
+      "MaskPattern", "CastLayout", "MemorySpace", "MergeMode", "TilePad", "FillPadMode",
+      "PipeType", "MemBarMode", "LoadDist", "StoreDist", "RoundMode", "VFRoundMode", "AccPhase",
+      "STPhase", "AtomicType", "AccToVecMode", "SaturateMode", "DuplicatePos", "DataCopyMode",
+      "SyncCoreType", "CrossCoreSyncMode", "CompactMode", "TileLayout", "ReluPreMode", "IndexOrder"};
+  if (absl::StartsWith(q, "pl.DT_")) {
+    if (auto d = ParseDType(q)) { *out = Value::DTypeV(*d); return true; }
+    return false;
+  }
+  if (absl::StartsWith(q, "torch.")) {
+    static const std::set<std::string> dt = {"float16", "half", "bfloat16", "float32", "float",
+                                             "float64", "double", "int8", "int16", "int32",
+                                             "int64", "uint8", "bool", "long", "int", "short"};
+    std::string n = q.substr(6);
+    if (dt.count(n)) {
+      if (auto d = ParseDType(q)) { *out = Value::DTypeV(*d); return true; }
+    }
+    return false;
+  }
+  if (!absl::StartsWith(q, "pl.")) return false;
+  std::string rest = q.substr(3);
+  static const std::set<std::string> layouts = {"ND", "DN", "NZ", "ZN", "ZZ", "NN"};
+  if (layouts.count(rest)) { *out = Value::Enum("Layout." + rest); return true; }
+  if (rest == "DYNAMIC" || rest == "STATIC") { *out = Value::Enum(rest); return true; }
+  auto dot = rest.find('.');
+  if (dot != std::string::npos && enums.count(rest.substr(0, dot)) && rest.find('.', dot + 1) == std::string::npos) {
+    *out = Value::Enum(rest);
+    return true;
+  }
+  return false;
+}
+
+Value MakeReg(VReg r) { return Value::Obj(VK::kVReg, std::make_shared<VReg>(std::move(r))); }
+Value MakeMask(MaskReg m) { return Value::Obj(VK::kMask, std::make_shared<MaskReg>(std::move(m))); }
+
+const Value* Args::Get(size_t i, std::string_view name) const {
+  if (i < pos_.size()) return &pos_[i];
+  for (auto& [k, v] : kw_)
+    if (k == name) return &v;
+  return nullptr;
+}
+
+void Args::Fail(const std::string& msg) const {
+  in_.Fail(hazard::kRuntimeError, call_.line, std::string(fname_) + ": " + msg);
+}
+
+const Value& Args::Req(size_t i, std::string_view name) const {
+  const Value* v = Get(i, name);
+  if (!v) Fail(absl::StrCat("missing argument '", std::string(name), "'"));
+  return *v;
+}
+
+int64_t Args::Int(size_t i, std::string_view name) const {
+  return in_.ToInt(Req(i, name), call_.line, std::string(name).c_str());
+}
+
+double Args::Num(size_t i, std::string_view name) const {
+  return in_.ToDouble(Req(i, name), call_.line, std::string(name).c_str());
+}
+
+std::shared_ptr<Tile> Args::TilePtr(size_t i, std::string_view name) const {
+  const Value& v = Req(i, name);
+  if (v.kind != VK::kTile) Fail(absl::StrCat("argument '", std::string(name), "' must be a tile, got ", KindName(v.kind)));
+  return v.Ptr<Tile>();
+}
+
+Tile& Args::TileArg(size_t i, std::string_view name) const { return *TilePtr(i, name); }
+
+GmTensor& Args::TensorArg(size_t i, std::string_view name) const {
+  const Value& v = Req(i, name);
+  if (v.kind != VK::kTensor) Fail(absl::StrCat("argument '", std::string(name), "' must be a GM tensor, got ", KindName(v.kind)));
+  return v.As<GmTensor>();
+}
+
+const VReg& Args::Reg(size_t i, std::string_view name) const {
+  const Value& v = Req(i, name);
+  if (v.kind != VK::kVReg) Fail(absl::StrCat("argument '", std::string(name), "' must be a vector register, got ", KindName(v.kind)));
+  return v.As<VReg>();
+}
+
+const MaskReg& Args::Mask(size_t i, std::string_view name) const {
+  const Value& v = Req(i, name);
+  if (v.kind != VK::kMask) Fail(absl::StrCat("argument '", std::string(name), "' must be a mask register, got ", KindName(v.kind)));
+  return v.As<MaskReg>();
+}
+
+DType Args::DTypeArg(size_t i, std::string_view name, DType dflt) const {
+  const Value* v = Get(i, name);
+  if (!v || v->kind == VK::kNone) return dflt;
+  if (v->kind != VK::kDType) Fail(absl::StrCat("argument '", std::string(name), "' must be a dtype such as pl.DT_FP32"));
+  return v->dtype();
+}
+
+std::string Args::EnumArg(size_t i, std::string_view name) const {
+  const Value* v = Get(i, name);
+  if (!v || v->kind == VK::kNone) return "";
+  if (v->kind != VK::kEnum) Fail(absl::StrCat("argument '", std::string(name), "' must be an enum member"));
+  auto dot = v->s.rfind('.');
+  return dot == std::string::npos ? v->s : v->s.substr(dot + 1);
+}
+
+std::vector<int64_t> Args::IntList(size_t i, std::string_view name) const {
+  const Value& v = Req(i, name);
+  std::vector<int64_t> out;
+  if (v.kind == VK::kInt) { out.push_back(v.i); return out; }
+  if (!v.IsSeq()) Fail(absl::StrCat("argument '", std::string(name), "' must be a list of integers"));
+  for (const auto& x : v.Items()) out.push_back(in_.ToInt(x, call_.line, std::string(name).c_str()));
+  return out;
+}
+
+}  // namespace opdev::sim

@@ -1,0 +1,57 @@
+// Shared helpers of the builtin implementations (builtins_*.cpp): argument access by position
+// or keyword, conversions of values to tiles, tensors, dtypes and enum members, and the
+// registration entry points of each builtin family.
+#pragma once
+
+#include "interpreter.h"
+
+#include <map>
+#include <string>
+#include <string_view>
+
+namespace opdev::sim {
+
+class Args {
+ public:
+  Args(Interp& in, const XNode& call, std::vector<Value>& pos, Kwargs& kw, const char* fname)
+      : in_(in), call_(call), pos_(pos), kw_(kw), fname_(fname) {}
+
+  const Value* Get(size_t i, std::string_view name) const;
+  const Value& Req(size_t i, std::string_view name) const;
+  int line() const { return call_.line; }
+  size_t npos() const { return pos_.size(); }
+  const Value& pos(size_t i) const { return pos_[i]; }
+  Interp& in() const { return in_; }
+  const char* fname() const { return fname_; }
+
+  int64_t Int(size_t i, std::string_view name) const;
+  double Num(size_t i, std::string_view name) const;
+  Tile& TileArg(size_t i, std::string_view name) const;
+  std::shared_ptr<Tile> TilePtr(size_t i, std::string_view name) const;
+  GmTensor& TensorArg(size_t i, std::string_view name) const;
+  const VReg& Reg(size_t i, std::string_view name) const;
+  const MaskReg& Mask(size_t i, std::string_view name) const;
+  DType DTypeArg(size_t i, std::string_view name, DType dflt) const;
+  // Enum member name without the class ("ALL", "ZERO"); "" when absent/None.
+  std::string EnumArg(size_t i, std::string_view name) const;
+  std::vector<int64_t> IntList(size_t i, std::string_view name) const;
+
+  [[noreturn]] void Fail(const std::string& msg) const;
+
+ private:
+  Interp& in_;
+  const XNode& call_;
+  std::vector<Value>& pos_;
+  Kwargs& kw_;
+  const char* fname_;
+};
+
+using BuiltinTable = std::map<std::string, BuiltinFn>;
+void RegisterTileBuiltins(BuiltinTable& t);  // pl.* (tiles, data movement, tile ops, system)
+void RegisterVfBuiltins(BuiltinTable& t);    // vf.*
+void RegisterHostBuiltins(BuiltinTable& t);  // Python builtins, torch, platform
+
+Value MakeReg(VReg r);
+Value MakeMask(MaskReg m);
+
+}  // namespace opdev::sim

@@ -1,0 +1,548 @@
+// `pl.*` builtins: TileType, make_tile, make_tile_group, SPMD queries, set_validshape,
+// load/store (and the *_tile forms), fillpad, the tile vector operations and the
+// synchronization calls (which are no-ops: cores and pipes execute in program order).
+#include "builtins.h"
+
+#include "opdev/sim/data_movement.h"
+#include "opdev/sim/tile_ops.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+namespace opdev::sim {
+
+namespace {
+
+using BArgs = std::vector<Value>;
+
+void ReportIssues(Interp& in, int line, const std::vector<Issue>& issues) {
+  for (const auto& i : issues) in.sink.Report(i.code, line, i.message);
+}
+
+void RequireKernel(const Args& a) {
+  if (!a.in().in_kernel) a.Fail("only valid inside a @pl.jit kernel");
+}
+
+Value TileTypeFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "pl.TileType");
+  auto tt = std::make_shared<TileType>();
+  auto shape = a.IntList(0, "shape");
+  if (shape.size() != 2) a.Fail("shape must have 2 dimensions (tiles are 2-D)");
+  tt->shape = {shape[0], shape[1]};
+  tt->dtype = a.DTypeArg(1, "dtype", DType::kFloat32);
+  if (!a.Get(1, "dtype")) a.Fail("missing argument 'dtype'");
+  std::string space = a.EnumArg(2, "target_memory");
+  if (!space.empty()) {
+    auto s = ParseMemSpace(space);
+    if (!s) a.Fail("unknown memory space " + space);
+    tt->space = *s;
+  }
+  if (const Value* v = a.Get(3, "valid_shape"); v && v->kind != VK::kNone) {
+    auto vs = a.IntList(3, "valid_shape");
+    if (vs.size() != 2) a.Fail("valid_shape must have 2 entries");
+    tt->valid = {vs[0], vs[1]};
+  }
+  std::string layout = a.EnumArg(4, "layout");
+  if (!layout.empty()) {
+    auto l = ParseLayout(layout);
+    if (!l) a.Fail("unknown layout " + layout);
+    tt->layout = *l;
+  }
+  if (const Value* v = a.Get(5, "fractal"); v && v->kind != VK::kNone) tt->fractal = static_cast<int>(in.ToInt(*v, call.line, "fractal"));
+  std::string pad = a.EnumArg(6, "pad");
+  if (!pad.empty()) {
+    auto p = ParsePad(pad);
+    if (!p) a.Fail("unknown pad " + pad);
+    tt->pad = *p;
+  }
+  if (const Value* v = a.Get(7, "compact"); v && v->kind != VK::kNone) tt->compact = static_cast<int>(in.ToInt(*v, call.line, "compact"));
+  return Value::Obj(VK::kTileType, tt);
+}
+
+std::shared_ptr<Tile> NewTile(Interp& in, const TileType& tt, uint64_t addr, uint64_t size, std::string name, int line) {
+  auto t = std::make_shared<Tile>();
+  t->type = tt;
+  t->addr = addr;
+  t->size = size;
+  t->valid_rows = tt.valid[0] > 0 ? tt.valid[0] : tt.shape[0];
+  t->valid_cols = tt.valid[1] > 0 ? tt.valid[1] : tt.shape[1];
+  t->name = std::move(name);
+  in.RegisterTile(t, line);
+  return t;
+}
+
+const TileType& TileTypeArg(const Args& a, size_t i, std::string_view name) {
+  const Value& v = a.Req(i, name);
+  if (v.kind != VK::kTileType) a.Fail(absl::StrCat("argument '", std::string(name), "' must be a pl.TileType"));
+  return v.As<TileType>();
+}
+
+Value MakeTileFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "pl.make_tile");
+  RequireKernel(a);
+  const TileType& tt = TileTypeArg(a, 0, "tile_type");
+  int64_t addr = a.Int(1, "addr");
+  if (addr < 0) a.Fail("addr must be non-negative");
+  uint64_t size = tt.Bytes();
+  if (const Value* v = a.Get(2, "size"); v && v->kind != VK::kNone) size = static_cast<uint64_t>(in.ToInt(*v, call.line, "size"));
+  std::string name = in.assign_name.empty() ? absl::StrCat("tile@", call.line) : in.assign_name;
+  return Value::Obj(VK::kTile, NewTile(in, tt, static_cast<uint64_t>(addr), size, name, call.line));
+}
+
+Value MakeTileGroupFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "pl.make_tile_group");
+  RequireKernel(a);
+  const TileType& tt = TileTypeArg(a, 99, "type");
+  int64_t depth = 0;
+  if (const Value* m = a.Get(99, "mutex_ids"); m && m->IsSeq() && !m->Items().empty()) {
+    depth = static_cast<int64_t>(m->Items().size());
+    for (const auto& id : m->Items()) {
+      if (id.IsSeq()) continue;
+      int64_t v = in.ToInt(id, call.line, "mutex id");
+      if (v < 0 || v > 31) a.Fail(absl::StrFormat("mutex id %d outside [0, 31]", v));
+    }
+  }
+  if (const Value* d = a.Get(99, "depth"); d && d->kind != VK::kNone) {
+    int64_t dv = in.ToInt(*d, call.line, "depth");
+    if (depth != 0 && dv != depth) a.Fail(absl::StrFormat("depth=%d disagrees with %d mutex_ids", dv, depth));
+    depth = dv;
+  }
+  const Value& addrs = a.Req(99, "addrs");
+  std::vector<int64_t> list;
+  if (addrs.IsSeq()) {
+    for (const auto& x : addrs.Items()) list.push_back(in.ToInt(x, call.line, "addrs"));
+    if (depth == 0) depth = static_cast<int64_t>(list.size());
+    if (static_cast<int64_t>(list.size()) != depth)
+      a.Fail(absl::StrFormat("%d addresses for a group of depth %d", list.size(), depth));
+  } else {
+    int64_t base = in.ToInt(addrs, call.line, "addrs");
+    if (depth == 0) a.Fail("depth is required when mutex_ids is empty");
+    for (int64_t i = 0; i < depth; ++i) list.push_back(base + i * static_cast<int64_t>(tt.Bytes()));
+  }
+  if (depth <= 0) a.Fail("a tile group needs depth >= 1");
+  auto g = std::make_shared<TileGroup>();
+  g->type = tt;
+  g->decl_line = call.line;
+  g->name = in.assign_name.empty() ? absl::StrCat("group@", call.line) : in.assign_name;
+  for (int64_t i = 0; i < depth; ++i)
+    g->slots.push_back(NewTile(in, tt, static_cast<uint64_t>(list[i]), tt.Bytes(), absl::StrCat(g->name, "[", i, "]"), call.line));
+  return Value::Obj(VK::kGroup, g);
+}
+
+Value BlockIdx(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "pl.get_block_idx");
+  RequireKernel(a);
+  return Value::Int(in.core_id);
+}
+Value BlockNum(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "pl.get_block_num");
+  RequireKernel(a);
+  return Value::Int(in.block_dim);
+}
+Value SubblockIdx(Interp&, const XNode&, BArgs&, Kwargs&) { return Value::Int(0); }
+Value SubblockNum(Interp&, const XNode&, BArgs&, Kwargs&) { return Value::Int(1); }
+
+Value ScalarMinMax(Interp& in, const XNode& call, BArgs& pos, bool is_min) {
+  if (pos.size() == 1 && pos[0].IsSeq()) pos = pos[0].Items();
+  if (pos.empty()) in.Fail(hazard::kRuntimeError, call.line, "min/max of nothing");
+  Value best = pos[0];
+  for (size_t i = 1; i < pos.size(); ++i) {
+    double x = in.ToDouble(pos[i], call.line, "min/max argument");
+    double b = in.ToDouble(best, call.line, "min/max argument");
+    if (is_min ? x < b : x > b) best = pos[i];
+  }
+  return best;
+}
+Value PlMin(Interp& in, const XNode& call, BArgs& pos, Kwargs&) { return ScalarMinMax(in, call, pos, true); }
+Value PlMax(Interp& in, const XNode& call, BArgs& pos, Kwargs&) { return ScalarMinMax(in, call, pos, false); }
+Value PlConst(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "pl.const");
+  return a.Req(0, "value");
+}
+Value PlRange(Interp& in, const XNode& call, BArgs& pos, Kwargs&) {
+  std::vector<int64_t> v;
+  for (const auto& x : pos) v.push_back(in.ToInt(x, call.line, "range() argument"));
+  int64_t lo = 0, hi = 0, st = 1;
+  if (v.size() == 1) hi = v[0];
+  else if (v.size() >= 2) { lo = v[0]; hi = v[1]; if (v.size() == 3) st = v[2]; }
+  if (st == 0) in.Fail(hazard::kRuntimeError, call.line, "range() step must not be zero");
+  std::vector<Value> out;
+  for (int64_t i = lo; st > 0 ? i < hi : i > hi; i += st) out.push_back(Value::Int(i));
+  return Value::ListV(std::move(out));
+}
+
+Value NoOp(Interp&, const XNode&, BArgs&, Kwargs&) { return Value::None(); }
+
+void SetValid(Interp& in, int line, Tile& t, int64_t r, int64_t c) {
+  if (t.last_load_line > 0) {
+    in.sink.Report(hazard::kValidShapeAfterLoad, line,
+                   absl::StrFormat("set_validshape on tile '%s' after the pl.load at line %d that it should "
+                                   "bound: that load used the previous valid shape [%d, %d]; call "
+                                   "set_validshape before pl.load",
+                                   t.name, t.last_load_line, t.valid_rows, t.valid_cols));
+  }
+  if (r < 1 || c < 1 || r > t.type.shape[0] || c > t.type.shape[1]) {
+    in.sink.Report(hazard::kValidShape, line,
+                   absl::StrFormat("set_validshape(%s, [%d, %d]) outside [1, %d] x [1, %d]", t.name, r, c,
+                                   t.type.shape[0], t.type.shape[1]));
+    r = std::clamp<int64_t>(r, 0, t.type.shape[0]);
+    c = std::clamp<int64_t>(c, 0, t.type.shape[1]);
+  }
+  t.valid_rows = r;
+  t.valid_cols = c;
+}
+
+Value SetValidShape(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "pl.set_validshape");
+  RequireKernel(a);
+  int64_t r, c;
+  if (a.npos() >= 3) {  // legacy set_validshape(tile, rows, cols)
+    r = a.Int(1, "rows");
+    c = a.Int(2, "cols");
+  } else {
+    auto v = a.IntList(1, "valid_shape");
+    if (v.size() != 2) a.Fail("valid shape must be [rows, cols]");
+    r = v[0];
+    c = v[1];
+  }
+  const Value& target = a.Req(0, "tile");
+  if (target.kind == VK::kGroup) {
+    for (auto& t : target.As<TileGroup>().slots) SetValid(in, call.line, *t, r, c);
+  } else {
+    SetValid(in, call.line, a.TileArg(0, "tile"), r, c);
+  }
+  return Value::None();
+}
+
+bool Transposed(const Args& a, size_t i) {
+  const Value* o = a.Get(i, "order");
+  if (!o || o->kind == VK::kNone) return false;
+  auto v = a.IntList(i, "order");
+  return v.size() == 2 && v[0] > v[1];
+}
+
+Value LoadImpl(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw, bool tile_units) {
+  Args a(in, call, pos, kw, tile_units ? "pl.load_tile" : "pl.load");
+  RequireKernel(a);
+  auto t = a.TilePtr(0, "dst_tile");
+  GmTensor& src = a.TensorArg(1, "src_tensor");
+  auto off = a.IntList(2, "offsets");
+  if (tile_units) {
+    if (off.size() >= 2) { off[off.size() - 2] *= t->type.shape[0]; off[off.size() - 1] *= t->type.shape[1]; }
+    else if (off.size() == 1) off[0] *= t->type.shape[1];
+  }
+  if (t->type.space != MemSpace::kVec && t->type.space != MemSpace::kMat)
+    a.Fail("the destination must be a Vec (UB) or Mat (L1) tile");
+  in.MarkUsed(*t);
+  ReportIssues(in, call.line, LoadTile(*in.mem, *t, src, off, Transposed(a, 99)));
+  in.stats.tile_elems += t->valid_rows * t->valid_cols;
+  t->last_load_line = call.line;
+  return Value::None();
+}
+Value Load(Interp& in, const XNode& c, BArgs& p, Kwargs& k) { return LoadImpl(in, c, p, k, false); }
+Value LoadTileFn(Interp& in, const XNode& c, BArgs& p, Kwargs& k) { return LoadImpl(in, c, p, k, true); }
+
+Value StoreImpl(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw, bool tile_units) {
+  Args a(in, call, pos, kw, tile_units ? "pl.store_tile" : "pl.store");
+  RequireKernel(a);
+  GmTensor& dst = a.TensorArg(0, "dst_tensor");
+  auto t = a.TilePtr(1, "src_tile");
+  auto off = a.IntList(2, "offsets");
+  if (tile_units) {
+    if (off.size() >= 2) { off[off.size() - 2] *= t->type.shape[0]; off[off.size() - 1] *= t->type.shape[1]; }
+    else if (off.size() == 1) off[0] *= t->type.shape[1];
+  }
+  if (t->type.space != MemSpace::kVec && t->type.space != MemSpace::kAcc)
+    a.Fail("the source must be a Vec (UB) or Acc (L0C) tile");
+  std::string atomic = a.EnumArg(99, "atomic");
+  if (!atomic.empty() && atomic != "AtomicNone") in.Fail(hazard::kUnsupported, call.line, "pl.store atomic=" + atomic + " is not simulated yet");
+  in.MarkUsed(*t);
+  t->last_load_line = 0;
+  ReportIssues(in, call.line, StoreTile(dst, *in.mem, *t, off, static_cast<int>(in.core_id)));
+  in.stats.tile_elems += t->valid_rows * t->valid_cols;
+  return Value::None();
+}
+Value Store(Interp& in, const XNode& c, BArgs& p, Kwargs& k) { return StoreImpl(in, c, p, k, false); }
+Value StoreTileFn(Interp& in, const XNode& c, BArgs& p, Kwargs& k) { return StoreImpl(in, c, p, k, true); }
+
+void Consume(Interp& in, Tile& t) {
+  in.MarkUsed(t);
+  t.last_load_line = 0;
+}
+
+Value FillPadFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "pl.fillpad");
+  RequireKernel(a);
+  Tile& out = a.TileArg(0, "out");
+  Tile& src = a.TileArg(1, "src");
+  std::string mode = a.EnumArg(99, "mode");
+  tileop::FillPadMode m = mode == "EXPAND" ? tileop::FillPadMode::kExpand
+                          : mode == "INPLACE" ? tileop::FillPadMode::kInplace
+                                              : tileop::FillPadMode::kNormal;
+  Consume(in, src);
+  Consume(in, out);
+  ReportIssues(in, call.line, tileop::FillPad(*in.mem, out, src, m));
+  return Value::None();
+}
+Value FillPadInplace(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "pl.fillpad_inplace");
+  RequireKernel(a);
+  Tile& t = a.TileArg(0, "tile");
+  Tile* src = &t;
+  if (a.npos() >= 2) src = &a.TileArg(1, "src");
+  Consume(in, t);
+  ReportIssues(in, call.line, tileop::FillPad(*in.mem, t, *src, tileop::FillPadMode::kInplace));
+  return Value::None();
+}
+Value FillPadExpand(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "pl.fillpad_expand");
+  RequireKernel(a);
+  Tile& out = a.TileArg(0, "out");
+  Tile& src = a.TileArg(1, "src");
+  Consume(in, out);
+  Consume(in, src);
+  ReportIssues(in, call.line, tileop::FillPad(*in.mem, out, src, tileop::FillPadMode::kExpand));
+  return Value::None();
+}
+
+// ---- tile vector ops ----
+
+template <tileop::Bin OP>
+Value TileBinary(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "pl tile op");
+  RequireKernel(a);
+  Tile& out = a.TileArg(0, "out");
+  const Value& lhs = a.Req(1, "src0");
+  const Value& rhs = a.Req(2, "src1");
+  // pl.maximum/pl.minimum(out, src, tmp, dim=...) are reductions.
+  if ((OP == tileop::Bin::kMax || OP == tileop::Bin::kMin) && lhs.kind == VK::kTile && rhs.kind == VK::kTile &&
+      (a.Get(99, "dim") || out.type.shape != lhs.As<Tile>().type.shape)) {
+    int64_t dim = 0;
+    if (const Value* d = a.Get(99, "dim")) dim = in.ToInt(*d, call.line, "dim");
+    Tile& src = lhs.As<Tile>();
+    Consume(in, src);
+    Consume(in, out);
+    ReportIssues(in, call.line, tileop::Reduce(*in.mem, OP == tileop::Bin::kMax ? tileop::Red::kMax : tileop::Red::kMin, out, src, static_cast<int>(dim)));
+    return Value::None();
+  }
+  Consume(in, out);
+  std::vector<Issue> issues;
+  if (lhs.kind == VK::kTile && rhs.kind == VK::kTile) {
+    Consume(in, lhs.As<Tile>());
+    Consume(in, rhs.As<Tile>());
+    issues = tileop::Binary(*in.mem, OP, out, lhs.As<Tile>(), rhs.As<Tile>());
+  } else if (lhs.kind == VK::kTile && rhs.IsNumber()) {
+    Consume(in, lhs.As<Tile>());
+    issues = tileop::BinaryScalar(*in.mem, OP, out, lhs.As<Tile>(), in.ToDouble(rhs, call.line, "scalar"));
+  } else if (rhs.kind == VK::kTile && lhs.IsNumber()) {
+    Consume(in, rhs.As<Tile>());
+    issues = tileop::BinaryScalar(*in.mem, OP, out, rhs.As<Tile>(), in.ToDouble(lhs, call.line, "scalar"), true);
+  } else {
+    a.Fail("operands must be tiles or a tile and a scalar");
+  }
+  in.stats.tile_elems += out.valid_rows * out.valid_cols;
+  ReportIssues(in, call.line, issues);
+  return Value::None();
+}
+
+template <tileop::Bin OP>
+Value TileScalarOp(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "pl tile scalar op");
+  RequireKernel(a);
+  Tile& out = a.TileArg(0, "out");
+  Tile& src = a.TileArg(1, "src");
+  double s = a.Num(2, "scalar");
+  Consume(in, out);
+  Consume(in, src);
+  ReportIssues(in, call.line, tileop::BinaryScalar(*in.mem, OP, out, src, s));
+  return Value::None();
+}
+
+template <tileop::Un OP>
+Value TileUnary(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "pl tile unary op");
+  RequireKernel(a);
+  Tile& out = a.TileArg(0, "out");
+  Tile& src = a.TileArg(1, "src");
+  Consume(in, out);
+  Consume(in, src);
+  in.stats.tile_elems += out.valid_rows * out.valid_cols;
+  ReportIssues(in, call.line, tileop::Unary(*in.mem, OP, out, src));
+  return Value::None();
+}
+
+Value CastFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "pl.cast");
+  RequireKernel(a);
+  Tile& out = a.TileArg(0, "out");
+  Tile& src = a.TileArg(1, "src");
+  std::string mode = a.EnumArg(99, "mode");
+  if (!mode.empty() && mode != "CAST_ROUND" && mode != "CAST_RINT" && mode != "CAST_NONE")
+    in.Fail(hazard::kUnsupported, call.line, "pl.cast mode " + mode + " is not simulated (round-to-nearest-even only)");
+  Consume(in, out);
+  Consume(in, src);
+  ReportIssues(in, call.line, tileop::Cast(*in.mem, out, src));
+  return Value::None();
+}
+
+Value ExpandsFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "pl.expands");
+  RequireKernel(a);
+  Tile& out = a.TileArg(0, "out");
+  Consume(in, out);
+  ReportIssues(in, call.line, tileop::Expands(*in.mem, out, a.Num(1, "scalar")));
+  return Value::None();
+}
+
+template <tileop::Red OP, int DIM>
+Value ReduceFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "pl reduction");
+  RequireKernel(a);
+  Tile& out = a.TileArg(0, "out");
+  Tile& src = a.TileArg(1, "src");
+  int64_t dim = DIM;
+  if (const Value* d = a.Get(99, "dim")) dim = in.ToInt(*d, call.line, "dim");
+  Consume(in, out);
+  Consume(in, src);
+  ReportIssues(in, call.line, tileop::Reduce(*in.mem, OP, out, src, static_cast<int>(dim)));
+  return Value::None();
+}
+
+template <tileop::Bin OP, int DIM>
+Value ExpandFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "pl expand op");
+  RequireKernel(a);
+  Tile& out = a.TileArg(0, "out");
+  Tile& src = a.TileArg(1, "src");
+  Tile& vec = a.TileArg(2, "scalar");
+  int64_t dim = DIM;
+  if (const Value* d = a.Get(99, "dim")) dim = in.ToInt(*d, call.line, "dim");
+  Consume(in, out);
+  Consume(in, src);
+  Consume(in, vec);
+  ReportIssues(in, call.line, tileop::Expand(*in.mem, OP, out, src, vec, static_cast<int>(dim)));
+  return Value::None();
+}
+
+template <tileop::Cmp OP>
+Value CompareFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "pl comparison");
+  RequireKernel(a);
+  Tile& out = a.TileArg(0, "out");
+  Tile& x = a.TileArg(1, "src0");
+  Tile& y = a.TileArg(2, "src1");
+  Consume(in, out);
+  Consume(in, x);
+  Consume(in, y);
+  ReportIssues(in, call.line, tileop::Compare(*in.mem, OP, out, x, y));
+  return Value::None();
+}
+
+Value SelectFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "pl.select");
+  RequireKernel(a);
+  Tile& out = a.TileArg(0, "out");
+  Tile& m = a.TileArg(1, "mask");
+  Tile& l = a.TileArg(2, "lhs");
+  Tile& r = a.TileArg(3, "rhs");
+  Consume(in, out);
+  Consume(in, m);
+  Consume(in, l);
+  Consume(in, r);
+  ReportIssues(in, call.line, tileop::Select(*in.mem, out, m, l, r));
+  return Value::None();
+}
+
+Value CubeUnsupported(Interp& in, const XNode& call, BArgs&, Kwargs&) {
+  in.Fail(hazard::kUnsupported, call.line,
+          "cube operations (pl.matmul/matmul_acc/move/insert) are not simulated yet; the memory model "
+          "holds Mat/Left/Right/Acc tiles but their data paths are not implemented");
+}
+
+}  // namespace
+
+void RegisterTileBuiltins(BuiltinTable& t) {
+  t["pl.TileType"] = TileTypeFn;
+  t["pl.make_tile"] = MakeTileFn;
+  t["pl.make_tile_group"] = MakeTileGroupFn;
+  t["pl.get_block_idx"] = BlockIdx;
+  t["pl.get_block_num"] = BlockNum;
+  t["pl.get_subblock_idx"] = SubblockIdx;
+  t["pl.get_subblock_num"] = SubblockNum;
+  t["pl.min"] = PlMin;
+  t["pl.max"] = PlMax;
+  t["pl.const"] = PlConst;
+  t["pl.range"] = PlRange;
+  t["pl.set_validshape"] = SetValidShape;
+  t["pl.load"] = Load;
+  t["pl.load_tile"] = LoadTileFn;
+  t["pl.store"] = Store;
+  t["pl.store_tile"] = StoreTileFn;
+  t["pl.fillpad"] = FillPadFn;
+  t["pl.fillpad_inplace"] = FillPadInplace;
+  t["pl.fillpad_expand"] = FillPadExpand;
+  t["pl.add"] = TileBinary<tileop::Bin::kAdd>;
+  t["pl.sub"] = TileBinary<tileop::Bin::kSub>;
+  t["pl.mul"] = TileBinary<tileop::Bin::kMul>;
+  t["pl.div"] = TileBinary<tileop::Bin::kDiv>;
+  t["pl.maximum"] = TileBinary<tileop::Bin::kMax>;
+  t["pl.minimum"] = TileBinary<tileop::Bin::kMin>;
+  t["pl.adds"] = TileScalarOp<tileop::Bin::kAdd>;
+  t["pl.subs"] = TileScalarOp<tileop::Bin::kSub>;
+  t["pl.muls"] = TileScalarOp<tileop::Bin::kMul>;
+  t["pl.divs"] = TileScalarOp<tileop::Bin::kDiv>;
+  t["pl.maxs"] = TileScalarOp<tileop::Bin::kMax>;
+  t["pl.mins"] = TileScalarOp<tileop::Bin::kMin>;
+  t["pl.exp"] = TileUnary<tileop::Un::kExp>;
+  t["pl.log"] = TileUnary<tileop::Un::kLog>;
+  t["pl.sqrt"] = TileUnary<tileop::Un::kSqrt>;
+  t["pl.rsqrt"] = TileUnary<tileop::Un::kRsqrt>;
+  t["pl.abs"] = TileUnary<tileop::Un::kAbs>;
+  t["pl.neg"] = TileUnary<tileop::Un::kNeg>;
+  t["pl.relu"] = TileUnary<tileop::Un::kRelu>;
+  t["pl.recip"] = TileUnary<tileop::Un::kRecip>;
+  t["pl.reciprocal"] = TileUnary<tileop::Un::kRecip>;
+  t["pl.cast"] = CastFn;
+  t["pl.expands"] = ExpandsFn;
+  t["pl.sum"] = ReduceFn<tileop::Red::kSum, 0>;
+  t["pl.row_sum"] = ReduceFn<tileop::Red::kSum, 0>;
+  t["pl.row_max"] = ReduceFn<tileop::Red::kMax, 0>;
+  t["pl.row_min"] = ReduceFn<tileop::Red::kMin, 0>;
+  t["pl.col_sum"] = ReduceFn<tileop::Red::kSum, 1>;
+  t["pl.col_max"] = ReduceFn<tileop::Red::kMax, 1>;
+  t["pl.col_min"] = ReduceFn<tileop::Red::kMin, 1>;
+  t["pl.expand_add"] = ExpandFn<tileop::Bin::kAdd, 0>;
+  t["pl.expand_sub"] = ExpandFn<tileop::Bin::kSub, 0>;
+  t["pl.expand_mul"] = ExpandFn<tileop::Bin::kMul, 0>;
+  t["pl.expand_div"] = ExpandFn<tileop::Bin::kDiv, 0>;
+  t["pl.expand_max"] = ExpandFn<tileop::Bin::kMax, 0>;
+  t["pl.expand_min"] = ExpandFn<tileop::Bin::kMin, 0>;
+  t["pl.row_expand_add"] = ExpandFn<tileop::Bin::kAdd, 0>;
+  t["pl.row_expand_sub"] = ExpandFn<tileop::Bin::kSub, 0>;
+  t["pl.row_expand_mul"] = ExpandFn<tileop::Bin::kMul, 0>;
+  t["pl.row_expand_div"] = ExpandFn<tileop::Bin::kDiv, 0>;
+  t["pl.row_expand_max"] = ExpandFn<tileop::Bin::kMax, 0>;
+  t["pl.row_expand_min"] = ExpandFn<tileop::Bin::kMin, 0>;
+  t["pl.col_expand_add"] = ExpandFn<tileop::Bin::kAdd, 1>;
+  t["pl.col_expand_sub"] = ExpandFn<tileop::Bin::kSub, 1>;
+  t["pl.col_expand_mul"] = ExpandFn<tileop::Bin::kMul, 1>;
+  t["pl.col_expand_div"] = ExpandFn<tileop::Bin::kDiv, 1>;
+  t["pl.eq"] = CompareFn<tileop::Cmp::kEq>;
+  t["pl.ne"] = CompareFn<tileop::Cmp::kNe>;
+  t["pl.lt"] = CompareFn<tileop::Cmp::kLt>;
+  t["pl.le"] = CompareFn<tileop::Cmp::kLe>;
+  t["pl.gt"] = CompareFn<tileop::Cmp::kGt>;
+  t["pl.ge"] = CompareFn<tileop::Cmp::kGe>;
+  t["pl.select"] = SelectFn;
+  for (const char* n : {"pl.matmul", "pl.matmul_acc", "pl.matmul_mx", "pl.matmul_mx_acc", "pl.move", "pl.insert"})
+    t[n] = CubeUnsupported;
+  for (const char* n : {"pl.system.bar_m", "pl.system.bar_mte1", "pl.system.bar_mte2", "pl.system.bar_mte3",
+                        "pl.system.bar_fix", "pl.system.bar_all", "pl.system.bar_v", "pl.system.sync_src",
+                        "pl.system.sync_dst", "pl.system.set_cross_core", "pl.system.wait_cross_core",
+                        "pl.system.sync_all", "pl.system.set_mm_layout_transform", "pl.system.mutex_lock",
+                        "pl.system.mutex_unlock", "pl.printf", "pl.pto_assert", "pl.dump_data",
+                        "pl.section_vector", "pl.section_cube"})
+    t[n] = NoOp;
+}
+
+}  // namespace opdev::sim

@@ -1,0 +1,359 @@
+// `vf.*` builtins: mask creation, register load/store against UB tiles (with alignment, range
+// and definedness checks), lane arithmetic, exp_sub, reductions, broadcasts, compares, select
+// and astype. Each checks that the mask was built for the operation's element width.
+#include "builtins.h"
+
+#include "opdev/sim/vf_ops.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+namespace opdev::sim {
+
+namespace {
+
+using BArgs = std::vector<Value>;
+
+void RequireVf(const Args& a) {
+  if (!a.in().in_kernel) a.Fail("vf.* operations run inside a @pl.vector_function called from a kernel");
+}
+
+void CheckMask(const Args& a, const MaskReg& m, DType op_dtype, const char* role) {
+  int w = static_cast<int>(DTypeSize(op_dtype));
+  if (m.width != w) {
+    a.in().sink.Report(hazard::kMaskDtype, a.line(),
+                       absl::StrFormat("%s: mask built for %d-byte elements used with %s %s (%d-byte "
+                                       "lanes); lane i reads mask bit %d*i, so the active lanes are not "
+                                       "the ones the mask was built for",
+                                       a.fname(), m.width, role, std::string(DTypeName(op_dtype)), w, w),
+                       std::string(DTypeName(op_dtype)));
+  }
+}
+
+MergeMode ModeArg(const Args& a, const char* kw = "mode") {
+  if (a.EnumArg(99, kw) == "MERGING")
+    a.in().Fail(hazard::kUnsupported, a.line(),
+                std::string(a.fname()) + ": MergeMode.MERGING (keep the destination's old lanes) is not simulated yet");
+  return MergeMode::kZeroing;
+}
+
+CastLayout LayoutArg(const Args& a) {
+  std::string l = a.EnumArg(99, "layout");
+  if (l == "ONE") return CastLayout::kOne;
+  if (l == "TWO") return CastLayout::kTwo;
+  if (l == "THREE") return CastLayout::kThree;
+  return CastLayout::kZero;
+}
+
+void Count(Interp& in, const VReg& r) {
+  ++in.stats.vf_ops;
+  in.stats.lane_ops += r.Lanes();
+}
+
+// Resolves a tile operand (tile, tile + offset) plus an optional extra element offset.
+struct RegAddr {
+  std::shared_ptr<Tile> tile;
+  int64_t elem = 0;
+};
+
+RegAddr Resolve(const Args& a, const Value& v, const Value* extra) {
+  RegAddr r;
+  if (v.kind == VK::kTile) r.tile = v.Ptr<Tile>();
+  else if (v.kind == VK::kTileOffset) { r.tile = v.Ptr<Tile>(); r.elem = v.i; }
+  else a.Fail("expected a UB tile or tile + offset, got " + KindName(v.kind));
+  if (extra && extra->kind != VK::kNone) {
+    if (extra->IsSeq()) {
+      const auto& it = extra->Items();
+      if (it.size() != 2) a.Fail("offset list must be [row, col]");
+      r.elem += a.in().ToInt(it[0], a.line(), "row offset") * r.tile->type.shape[1] +
+                a.in().ToInt(it[1], a.line(), "col offset");
+    } else {
+      r.elem += a.in().ToInt(*extra, a.line(), "offset");
+    }
+  }
+  return r;
+}
+
+uint64_t CheckedAddress(const Args& a, const RegAddr& ra, DType dtype, const char* what) {
+  Interp& in = a.in();
+  const Tile& t = *ra.tile;
+  if (t.type.space != MemSpace::kVec) a.Fail(absl::StrCat(what, " needs a Vec (UB) tile"));
+  const int64_t es = static_cast<int64_t>(DTypeSize(dtype));
+  const int64_t byte = static_cast<int64_t>(t.addr) + ra.elem * static_cast<int64_t>(t.elem_size());
+  const SpaceBuffer& buf = in.mem->Get(MemSpace::kVec);
+  if (ra.elem < 0 || byte < 0 || static_cast<uint64_t>(byte) + kVRegBytes > buf.capacity) {
+    in.Fail(hazard::kRegisterRange, a.line(),
+            absl::StrFormat("%s at element offset %d of tile '%s' reaches bytes [0x%x, 0x%x), outside UB (%d bytes)",
+                            what, ra.elem, t.name, byte, byte + kVRegBytes, buf.capacity));
+  }
+  if (byte % 32 != 0) {
+    in.Fail(hazard::kRegisterRange, a.line(),
+            absl::StrFormat("%s address 0x%x (tile '%s' + %d elements) is not 32-byte aligned", what, byte, t.name, ra.elem));
+  }
+  (void)es;
+  return static_cast<uint64_t>(byte);
+}
+
+Value CreateMaskFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "vf.create_mask");
+  std::string pattern = a.EnumArg(0, "pattern");
+  if (pattern.empty()) pattern = "ALL";
+  DType d = a.DTypeArg(1, "dtype", DType::kFloat32);
+  auto m = vf::CreateMask(pattern, d);
+  if (!m) a.Fail("unknown mask pattern " + pattern);
+  return MakeMask(*m);
+}
+
+Value UpdateMaskFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "vf.update_mask");
+  return MakeMask(vf::UpdateMask(a.Int(0, "scalar"), a.DTypeArg(1, "dtype", DType::kFloat32)));
+}
+
+Value LoadAlignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "vf.load_align");
+  RequireVf(a);
+  RegAddr ra = Resolve(a, a.Req(0, "tile"), a.Get(1, "offset"));
+  DType d = a.DTypeArg(2, "dtype", ra.tile->type.dtype);
+  std::string dist = a.EnumArg(3, "dist");
+  if (!a.EnumArg(4, "data_copy_mode").empty()) in.Fail(hazard::kUnsupported, call.line, "vf.load_align data_copy_mode is not simulated");
+  uint64_t byte = CheckedAddress(a, ra, d, "vf.load_align");
+  in.MarkUsed(*ra.tile);
+  ra.tile->last_load_line = 0;
+  SpaceBuffer& buf = in.mem->Get(MemSpace::kVec);
+  if (!dist.empty() && dist != "NORM") {
+    if (dist.rfind("BRC", 0) != 0) in.Fail(hazard::kUnsupported, call.line, "vf.load_align dist=" + dist + " is not simulated");
+    // Broadcast one element to every lane.
+    VReg r;
+    r.dtype = d;
+    const int es = r.ElemBytes();
+    bool undef = std::memchr(buf.written.data() + byte, 0, es) != nullptr;
+    for (int i = 0; i < r.Lanes(); ++i) std::memcpy(r.raw.data() + i * es, buf.bytes.data() + byte, es);
+    if (undef) { r.any_undef = true; r.undef.fill(1); }
+    return MakeReg(r);
+  }
+  return MakeReg(vf::LoadBytes(buf.bytes.data() + byte, buf.written.data() + byte, d));
+}
+
+Value StoreAlignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "vf.store_align");
+  RequireVf(a);
+  const VReg& r = a.Reg(1, "src");
+  const MaskReg& m = a.Mask(2, "preg");
+  RegAddr ra = Resolve(a, a.Req(0, "tile"), a.Get(3, "offset"));
+  if (!a.EnumArg(99, "dist").empty() && a.EnumArg(99, "dist") != "NORM")
+    in.Fail(hazard::kUnsupported, call.line, "vf.store_align dist=" + a.EnumArg(99, "dist") + " is not simulated");
+  CheckMask(a, m, r.dtype, "a register of");
+  uint64_t byte = CheckedAddress(a, ra, r.dtype, "vf.store_align");
+  Tile& t = *ra.tile;
+  in.MarkUsed(t);
+  // Active lanes must stay inside the tile.
+  const int es = r.ElemBytes();
+  int last = -1;
+  for (int i = 0; i < r.Lanes(); ++i) if (m.bit[i * es]) last = i;
+  if (last >= 0 && byte + static_cast<uint64_t>(last + 1) * es > t.addr + t.size) {
+    in.sink.Report(hazard::kRegisterRange, call.line,
+                   absl::StrFormat("vf.store_align writes active lane %d at byte 0x%x, past the end of tile '%s' [0x%x, 0x%x)",
+                                   last, byte + static_cast<uint64_t>(last) * es, t.name, t.addr, t.addr + t.size));
+  }
+  if (r.dtype != t.type.dtype && DTypeSize(r.dtype) != DTypeSize(t.type.dtype)) {
+    in.sink.Report(hazard::kTypeMismatch, call.line,
+                   absl::StrFormat("vf.store_align of a %s register into %s tile '%s'", std::string(DTypeName(r.dtype)),
+                                   std::string(DTypeName(t.type.dtype)), t.name));
+  }
+  SpaceBuffer& buf = in.mem->Get(MemSpace::kVec);
+  if (vf::StoreBytes(r, m, buf.bytes.data() + byte, buf.written.data() + byte)) {
+    in.sink.Report(hazard::kUninitRead, call.line,
+                   "vf.store_align stores active lanes computed from on-chip bytes never written in this run "
+                   "(e.g. padding columns of a tile the mask does not exclude)");
+  }
+  return Value::None();
+}
+
+template <vf::BinOp OP>
+Value VfBinary(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "vf binary op");
+  RequireVf(a);
+  const VReg& x = a.Reg(0, "src0");
+  const Value& yv = a.Req(1, "src1");
+  const MaskReg& m = a.Mask(2, "preg");
+  CheckMask(a, m, x.dtype, "an operation on");
+  MergeMode mode = ModeArg(a);
+  if (yv.IsNumber()) {
+    VReg r = vf::BinaryScalar(OP, x, in.ToDouble(yv, call.line, "scalar"), m);
+    Count(in, r);
+    return MakeReg(std::move(r));
+  }
+  const VReg& y = a.Reg(1, "src1");
+  if (y.dtype != x.dtype)
+    in.sink.Report(hazard::kTypeMismatch, call.line,
+                   absl::StrFormat("vf operands are %s and %s", std::string(DTypeName(x.dtype)), std::string(DTypeName(y.dtype))));
+  const VReg* merge = nullptr;
+  VReg r = vf::Binary(OP, x, y, m, mode, merge);
+  Count(in, r);
+  return MakeReg(std::move(r));
+}
+
+template <vf::BinOp OP>
+Value VfScalar(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "vf scalar op");
+  RequireVf(a);
+  const VReg& x = a.Reg(0, "src");
+  double s = a.Num(1, "scalar");
+  const MaskReg& m = a.Mask(2, "preg");
+  CheckMask(a, m, x.dtype, "an operation on");
+  VReg r = vf::BinaryScalar(OP, x, s, m);
+  Count(in, r);
+  return MakeReg(std::move(r));
+}
+
+template <vf::UnOp OP>
+Value VfUnary(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "vf unary op");
+  RequireVf(a);
+  const VReg& x = a.Reg(0, "src");
+  const MaskReg& m = a.Mask(1, "preg");
+  CheckMask(a, m, x.dtype, "an operation on");
+  VReg r = vf::Unary(OP, x, m, ModeArg(a));
+  Count(in, r);
+  return MakeReg(std::move(r));
+}
+
+Value ExpSubFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "vf.exp_sub");
+  RequireVf(a);
+  const VReg& x = a.Reg(0, "src0");
+  const VReg& y = a.Reg(1, "src1");
+  const MaskReg& m = a.Mask(2, "preg");
+  CheckMask(a, m, x.dtype, "a source of");
+  if (x.dtype != y.dtype)
+    in.sink.Report(hazard::kTypeMismatch, call.line,
+                   absl::StrFormat("vf.exp_sub sources are %s and %s", std::string(DTypeName(x.dtype)), std::string(DTypeName(y.dtype))));
+  DType out = a.DTypeArg(99, "dtype", x.dtype);
+  VReg r = vf::ExpSub(x, y, m, out, LayoutArg(a));
+  Count(in, r);
+  return MakeReg(std::move(r));
+}
+
+template <vf::ReduceOp OP>
+Value ReduceFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "vf reduction");
+  RequireVf(a);
+  const VReg& x = a.Reg(0, "src");
+  const MaskReg& m = a.Mask(1, "preg");
+  CheckMask(a, m, x.dtype, "a reduction over");
+  if (const Value* d = a.Get(2, "datablock"); d && in.Truthy(*d))
+    in.Fail(hazard::kUnsupported, call.line, "datablock reductions are not simulated");
+  VReg r = vf::Reduce(OP, x, m);
+  Count(in, x);
+  return MakeReg(std::move(r));
+}
+
+Value FullFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "vf.full");
+  RequireVf(a);
+  const Value& src = a.Req(0, "src");
+  const Value* pv = a.Get(1, "preg");
+  const MaskReg* m = (pv && pv->kind == VK::kMask) ? &pv->As<MaskReg>() : nullptr;
+  MergeMode mode = ModeArg(a);
+  if (src.kind == VK::kVReg) {
+    if (!m) a.Fail("tensor mode (broadcast of a register lane) needs a mask");
+    const VReg& r = src.As<VReg>();
+    CheckMask(a, *m, r.dtype, "a broadcast of");
+    VReg out = vf::FullLane(r, *m, a.EnumArg(99, "pos") == "HIGHEST", mode, nullptr);
+    Count(in, out);
+    return MakeReg(std::move(out));
+  }
+  const Value* dv = a.Get(2, "dtype");
+  if (!dv || dv->kind != VK::kDType) a.Fail("scalar mode needs dtype=");
+  DType d = dv->dtype();
+  if (m) CheckMask(a, *m, d, "a broadcast to");
+  VReg out = vf::FullScalar(in.ToDouble(src, call.line, "scalar"), d, m, mode, nullptr);
+  Count(in, out);
+  return MakeReg(std::move(out));
+}
+
+Value SelectFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "vf.select");
+  RequireVf(a);
+  const VReg& x = a.Reg(0, "src0");
+  const VReg& y = a.Reg(1, "src1");
+  const MaskReg& m = a.Mask(2, "preg");
+  CheckMask(a, m, x.dtype, "a selection of");
+  VReg r = vf::Select(x, y, m);
+  Count(in, r);
+  return MakeReg(std::move(r));
+}
+
+template <vf::CmpOp OP>
+Value CompareFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "vf comparison");
+  RequireVf(a);
+  const VReg& x = a.Reg(0, "a");
+  const Value& yv = a.Req(1, "b");
+  const MaskReg& m = a.Mask(2, "preg");
+  CheckMask(a, m, x.dtype, "a comparison of");
+  ++in.stats.vf_ops;
+  in.stats.lane_ops += x.Lanes();
+  if (yv.IsNumber()) return MakeMask(vf::CompareScalar(OP, x, in.ToDouble(yv, call.line, "scalar"), m));
+  return MakeMask(vf::Compare(OP, x, a.Reg(1, "b"), m));
+}
+
+Value AsTypeFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "vf.astype");
+  RequireVf(a);
+  const VReg& x = a.Reg(0, "src");
+  const MaskReg& m = a.Mask(1, "preg");
+  const Value* dv = a.Get(2, "dtype");
+  if (!dv || dv->kind != VK::kDType) a.Fail("dtype= is required");
+  CheckMask(a, m, x.dtype, "the source of");
+  std::string rm = a.EnumArg(99, "round_mode");
+  if (!rm.empty() && rm != "CAST_RINT" && IsFloating(x.dtype) && !IsFloating(dv->dtype()))
+    in.Fail(hazard::kUnsupported, call.line, "vf.astype round_mode=" + rm + " to an integer type is not simulated");
+  VReg r = vf::AsType(x, m, dv->dtype(), LayoutArg(a));
+  Count(in, r);
+  return MakeReg(std::move(r));
+}
+
+Value MemBar(Interp&, const XNode&, BArgs&, Kwargs&) { return Value::None(); }
+
+}  // namespace
+
+void RegisterVfBuiltins(BuiltinTable& t) {
+  t["vf.create_mask"] = CreateMaskFn;
+  t["vf.update_mask"] = UpdateMaskFn;
+  t["vf.load_align"] = LoadAlignFn;
+  t["vf.store_align"] = StoreAlignFn;
+  t["vf.add"] = VfBinary<vf::BinOp::kAdd>;
+  t["vf.sub"] = VfBinary<vf::BinOp::kSub>;
+  t["vf.mul"] = VfBinary<vf::BinOp::kMul>;
+  t["vf.div"] = VfBinary<vf::BinOp::kDiv>;
+  t["vf.max"] = VfBinary<vf::BinOp::kMax>;
+  t["vf.min"] = VfBinary<vf::BinOp::kMin>;
+  t["vf.adds"] = VfScalar<vf::BinOp::kAdd>;
+  t["vf.muls"] = VfScalar<vf::BinOp::kMul>;
+  t["vf.maxs"] = VfScalar<vf::BinOp::kMax>;
+  t["vf.mins"] = VfScalar<vf::BinOp::kMin>;
+  t["vf.exp"] = VfUnary<vf::UnOp::kExp>;
+  t["vf.ln"] = VfUnary<vf::UnOp::kLn>;
+  t["vf.log"] = VfUnary<vf::UnOp::kLn>;
+  t["vf.sqrt"] = VfUnary<vf::UnOp::kSqrt>;
+  t["vf.abs"] = VfUnary<vf::UnOp::kAbs>;
+  t["vf.neg"] = VfUnary<vf::UnOp::kNeg>;
+  t["vf.relu"] = VfUnary<vf::UnOp::kRelu>;
+  t["vf.exp_sub"] = ExpSubFn;
+  t["vf.reduce_sum"] = ReduceFn<vf::ReduceOp::kSum>;
+  t["vf.reduce_max"] = ReduceFn<vf::ReduceOp::kMax>;
+  t["vf.reduce_min"] = ReduceFn<vf::ReduceOp::kMin>;
+  t["vf.full"] = FullFn;
+  t["vf.select"] = SelectFn;
+  t["vf.eq"] = CompareFn<vf::CmpOp::kEq>;
+  t["vf.ne"] = CompareFn<vf::CmpOp::kNe>;
+  t["vf.lt"] = CompareFn<vf::CmpOp::kLt>;
+  t["vf.le"] = CompareFn<vf::CmpOp::kLe>;
+  t["vf.gt"] = CompareFn<vf::CmpOp::kGt>;
+  t["vf.ge"] = CompareFn<vf::CmpOp::kGe>;
+  t["vf.astype"] = AsTypeFn;
+  t["vf.mem_bar"] = MemBar;
+}
+
+}  // namespace opdev::sim

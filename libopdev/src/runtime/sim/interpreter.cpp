@@ -1,0 +1,872 @@
+// Evaluation of the lowered program: expressions, statements, calls, kernel launches over the
+// SPMD cores, tile registration with placement and overlap checks.
+#include "interpreter.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+
+#include <cmath>
+
+namespace opdev::sim {
+
+std::string KindName(VK k) {
+  switch (k) {
+    case VK::kNone: return "None";
+    case VK::kBool: return "bool";
+    case VK::kInt: return "int";
+    case VK::kFloat: return "float";
+    case VK::kStr: return "str";
+    case VK::kTuple: return "tuple";
+    case VK::kList: return "list";
+    case VK::kDType: return "dtype";
+    case VK::kEnum: return "enum";
+    case VK::kTileType: return "TileType";
+    case VK::kTile: return "Tile";
+    case VK::kTileOffset: return "Tile+offset";
+    case VK::kGroup: return "TileGroup";
+    case VK::kTensor: return "Tensor";
+    case VK::kVReg: return "RegTensor";
+    case VK::kMask: return "MaskReg";
+    case VK::kFunc: return "function";
+    case VK::kBuiltin: return "builtin";
+    case VK::kModule: return "module";
+    case VK::kMethod: return "method";
+    case VK::kLaunch: return "kernel launch";
+    case VK::kPlatform: return "PlatformInfo";
+    case VK::kUnavailable: return "unavailable value";
+    case VK::kDict: return "dict";
+  }
+  return "value";
+}
+
+std::string Repr(const Value& v) {
+  switch (v.kind) {
+    case VK::kInt: return std::to_string(v.i);
+    case VK::kBool: return v.i ? "True" : "False";
+    case VK::kFloat: return absl::StrFormat("%g", v.f);
+    case VK::kStr: return "'" + v.s + "'";
+    case VK::kNone: return "None";
+    case VK::kDType: return std::string(DTypeName(v.dtype()));
+    case VK::kEnum: case VK::kModule: return v.s;
+    case VK::kTuple: case VK::kList: {
+      std::vector<std::string> parts;
+      for (const auto& x : v.Items()) parts.push_back(Repr(x));
+      return (v.kind == VK::kTuple ? "(" : "[") + absl::StrJoin(parts, ", ") + (v.kind == VK::kTuple ? ")" : "]");
+    }
+    case VK::kTile: return "tile '" + v.As<Tile>().name + "'";
+    case VK::kTensor: return "tensor '" + v.As<GmTensor>().name + "'";
+    default: return KindName(v.kind);
+  }
+}
+
+Interp::Interp(Program& p, HazardSink& s, Target t) : prog(p), sink(s), target(t) {}
+
+void Interp::Fail(std::string_view code, int line, const std::string& msg) const {
+  throw SimError(code, line, msg);
+}
+
+int64_t Interp::ToInt(const Value& v, int line, const char* what) const {
+  if (v.kind == VK::kInt || v.kind == VK::kBool) return v.i;
+  if (v.kind == VK::kFloat && std::floor(v.f) == v.f && std::fabs(v.f) < 9e15) return static_cast<int64_t>(v.f);
+  Fail(hazard::kRuntimeError, line, absl::StrCat(what, " must be an integer, got ", KindName(v.kind), " ", Repr(v)));
+}
+
+double Interp::ToDouble(const Value& v, int line, const char* what) const {
+  if (v.kind == VK::kInt || v.kind == VK::kBool) return static_cast<double>(v.i);
+  if (v.kind == VK::kFloat) return v.f;
+  Fail(hazard::kRuntimeError, line, absl::StrCat(what, " must be a number, got ", KindName(v.kind)));
+}
+
+bool Interp::Truthy(const Value& v) const {
+  switch (v.kind) {
+    case VK::kNone: return false;
+    case VK::kBool: case VK::kInt: return v.i != 0;
+    case VK::kFloat: return v.f != 0;
+    case VK::kStr: return !v.s.empty();
+    case VK::kTuple: case VK::kList: return !v.Items().empty();
+    default: return true;
+  }
+}
+
+void Interp::RunModuleBody() {
+  Frame fr;
+  for (const SNode& s : prog.module_body) {
+    try {
+      Value ret;
+      std::vector<SNode> one;
+      // Module statements run one by one; a failure makes the names it would bind unavailable.
+      if (s.kind == SK::kAssign) {
+        Value v = Eval(*s.value, fr);
+        for (const auto& t : s.targets) Assign(*t, v, fr);
+      } else if (s.kind == SK::kAugAssign) {
+        Value& g = Global(*s.target);
+        g = BinOp(s.op, g, Eval(*s.value, fr), s.line);
+      }
+    } catch (const SimError& e) {
+      for (const auto& t : s.targets)
+        if (t->kind == XK::kGlobal) prog.globals[t->name] = Value::Unavailable(absl::StrCat(e.what(), " (line ", s.line, ")"));
+    }
+  }
+}
+
+Value& Interp::Global(const XNode& n) {
+  if (n.global) return *n.global;
+  auto it = prog.globals.find(n.name);
+  if (it == prog.globals.end()) {
+    if (BuiltinFn fn = FindBuiltin("builtins." + n.name)) {
+      Value b;
+      b.kind = VK::kBuiltin;
+      b.fn = fn;
+      b.s = n.name;
+      it = prog.globals.emplace(n.name, b).first;
+    } else {
+      Fail(hazard::kRuntimeError, n.line, "name '" + n.name + "' is not defined");
+    }
+  }
+  n.global = &it->second;
+  return it->second;
+}
+
+// ---- expressions -------------------------------------------------------------------------
+
+Value Interp::Eval(const XNode& n, Frame& fr) {
+  switch (n.kind) {
+    case XK::kConst: return n.constant;
+    case XK::kLocal: {
+      const Value& v = fr.slots[n.slot];
+      if (v.kind == VK::kUnavailable && v.s.empty())
+        Fail(hazard::kRuntimeError, n.line, "local variable '" + n.name + "' is used before it is assigned");
+      return v;
+    }
+    case XK::kGlobal: {
+      const Value& v = Global(n);
+      if (v.kind == VK::kUnavailable)
+        Fail(hazard::kUnsupported, n.line, "module name '" + n.name + "' has no value here: " + v.s);
+      return v;
+    }
+    case XK::kBuiltinRef: {
+      Value b;
+      b.kind = VK::kBuiltin;
+      b.fn = n.fn;
+      b.s = n.name;
+      return b;
+    }
+    case XK::kUnsupported:
+      Fail(hazard::kUnsupported, n.line, n.name + " is not supported by the simulator");
+    case XK::kAttr: return Attr(Eval(*n.a, fr), n.name, n.line);
+    case XK::kSubscript: return Subscript(Eval(*n.a, fr), Eval(*n.b, fr), n.line);
+    case XK::kSlice: {
+      std::vector<Value> parts(3);
+      if (n.a) parts[0] = Eval(*n.a, fr);
+      if (n.b) parts[1] = Eval(*n.b, fr);
+      if (n.c) parts[2] = Eval(*n.c, fr);
+      Value v = Value::TupleV(std::move(parts));
+      v.s = "slice";
+      return v;
+    }
+    case XK::kCall: return EvalCall(n, fr);
+    case XK::kBin: return BinOp(n.op, Eval(*n.a, fr), Eval(*n.b, fr), n.line);
+    case XK::kUnary: {
+      Value v = Eval(*n.a, fr);
+      switch (n.op) {
+        case py::Op::kNot: return Value::Bool(!Truthy(v));
+        case py::Op::kUSub:
+          if (v.kind == VK::kFloat) return Value::Float(-v.f);
+          return Value::Int(-ToInt(v, n.line, "operand of unary -"));
+        case py::Op::kUAdd: return v;
+        case py::Op::kInvert: return Value::Int(~ToInt(v, n.line, "operand of ~"));
+        default: Fail(hazard::kUnsupported, n.line, "unary operator");
+      }
+    }
+    case XK::kBoolOp: {
+      Value v;
+      for (const auto& x : n.items) {
+        v = Eval(*x, fr);
+        bool t = Truthy(v);
+        if (n.op == py::Op::kAnd && !t) return v;
+        if (n.op == py::Op::kOr && t) return v;
+      }
+      return v;
+    }
+    case XK::kCompare: {
+      Value left = Eval(*n.a, fr);
+      for (size_t i = 0; i < n.ops.size(); ++i) {
+        Value right = Eval(*n.items[i], fr);
+        if (!CompareOp(n.ops[i], left, right, n.line)) return Value::Bool(false);
+        left = std::move(right);
+      }
+      return Value::Bool(true);
+    }
+    case XK::kIfExp: return Truthy(Eval(*n.a, fr)) ? Eval(*n.b, fr) : Eval(*n.c, fr);
+    case XK::kTuple: case XK::kList: {
+      std::vector<Value> items;
+      items.reserve(n.items.size());
+      for (const auto& x : n.items) items.push_back(Eval(*x, fr));
+      return n.kind == XK::kTuple ? Value::TupleV(std::move(items)) : Value::ListV(std::move(items));
+    }
+    case XK::kDict: {
+      std::vector<Value> kv;
+      for (size_t i = 0; i < n.items.size(); ++i) {
+        kv.push_back(Eval(*n.keys[i], fr));
+        kv.push_back(Eval(*n.items[i], fr));
+      }
+      Value d = Value::TupleV(std::move(kv));
+      d.kind = VK::kDict;
+      return d;
+    }
+  }
+  Fail(hazard::kUnsupported, n.line, "expression");
+}
+
+Value Interp::EvalCall(const XNode& n, Frame& fr) {
+  std::vector<Value> args;
+  args.reserve(n.items.size());
+  for (const auto& x : n.items) args.push_back(Eval(*x, fr));
+  Kwargs kw;
+  if (!n.kwargs.empty()) {
+    kw.reserve(n.kwargs.size());
+    for (const auto& [k, x] : n.kwargs) kw.emplace_back(k, Eval(*x, fr));
+  }
+  current_line = n.line;
+  if (n.a->kind == XK::kBuiltinRef) return n.a->fn(*this, n, args, kw);
+  Value callee = Eval(*n.a, fr);
+  return CallValue(callee, args, kw, n);
+}
+
+Value Interp::CallValue(const Value& callee, std::vector<Value>& args, Kwargs& kw, const XNode& site) {
+  switch (callee.kind) {
+    case VK::kBuiltin: return callee.fn(*this, site, args, kw);
+    case VK::kFunc: {
+      const FuncIR& f = *callee.As<const FuncIR*>();
+      if (f.kind == FuncKind::kJit) {
+        if (in_kernel) Fail(hazard::kRuntimeError, site.line, "a @pl.jit kernel cannot launch another kernel");
+        Launch(f, 1, args, kw, site.line);
+        return Value::None();
+      }
+      return CallFunction(f, args, kw, site.line);
+    }
+    case VK::kLaunch: {
+      const LaunchSpec& spec = callee.As<LaunchSpec>();
+      int64_t bd = spec.block_dim.kind == VK::kInt || spec.block_dim.kind == VK::kBool
+                       ? spec.block_dim.i
+                       : ToInt(spec.block_dim, site.line, "block_dim");
+      Launch(*spec.kernel, bd, args, kw, site.line);
+      return Value::None();
+    }
+    case VK::kMethod: return CallMethod(callee, args, kw, site.line);
+    case VK::kModule: {
+      if (BuiltinFn fn = FindBuiltin(callee.s)) return fn(*this, site, args, kw);
+      Fail(hazard::kUnsupported, site.line, callee.s + "() is not supported by the simulator");
+    }
+    default:
+      Fail(hazard::kRuntimeError, site.line, "'" + KindName(callee.kind) + "' object is not callable");
+  }
+}
+
+Value Interp::CallFunction(const FuncIR& f, std::vector<Value>& args, Kwargs& kw, int line) {
+  Frame fr;
+  fr.fn = &f;
+  fr.slots.resize(f.slot_names.size());
+  for (auto& s : fr.slots) s.kind = VK::kUnavailable;  // "unassigned" marker (empty reason)
+  const size_t np = f.params.size();
+  if (args.size() > np)
+    Fail(hazard::kRuntimeError, line, absl::StrFormat("%s() takes %d arguments but %d were given", f.name, np, args.size()));
+  std::vector<bool> bound(np, false);
+  for (size_t i = 0; i < args.size(); ++i) { fr.slots[i] = std::move(args[i]); bound[i] = true; }
+  for (auto& [k, v] : kw) {
+    size_t i = 0;
+    for (; i < np; ++i) if (f.params[i].name == k) break;
+    if (i == np) Fail(hazard::kRuntimeError, line, f.name + "() got an unexpected keyword argument '" + k + "'");
+    fr.slots[i] = std::move(v);
+    bound[i] = true;
+  }
+  const size_t nd = f.defaults.size();
+  for (size_t i = 0; i < np; ++i) {
+    if (bound[i]) continue;
+    if (i + nd >= np) {
+      Frame empty;
+      fr.slots[i] = Eval(*f.defaults[i + nd - np], empty);
+      continue;
+    }
+    Fail(hazard::kRuntimeError, line, f.name + "() missing argument '" + f.params[i].name + "'");
+  }
+  bool was_vf = in_vf;
+  if (f.kind == FuncKind::kVector) {
+    if (!in_kernel) Fail(hazard::kRuntimeError, line, "@pl.vector_function '" + f.name + "' called outside a kernel");
+    for (size_t i = 0; i < np; ++i) {
+      VK k = fr.slots[i].kind;
+      if (k == VK::kVReg || k == VK::kMask)
+        sink.Report(hazard::kVfReturnChain, line,
+                    "argument '" + f.params[i].name + "' of VF function '" + f.name +
+                        "' is a register returned by another VF function; registers die when a VF "
+                        "function returns — pass state through a UB tile",
+                    f.params[i].name);
+    }
+    in_vf = true;
+  }
+  Value ret;
+  try {
+    Exec(f.body, fr, &ret);
+  } catch (...) {
+    in_vf = was_vf;
+    throw;
+  }
+  in_vf = was_vf;
+  return ret;
+}
+
+// ---- statements --------------------------------------------------------------------------
+
+void Interp::Assign(const XNode& t, const Value& v, Frame& fr) {
+  switch (t.kind) {
+    case XK::kLocal: fr.slots[t.slot] = v; return;
+    case XK::kGlobal: prog.globals[t.name] = v; t.global = nullptr; return;
+    case XK::kTuple: case XK::kList: {
+      if (!v.IsSeq()) Fail(hazard::kRuntimeError, t.line, "cannot unpack a " + KindName(v.kind));
+      const auto& items = v.Items();
+      if (items.size() != t.items.size())
+        Fail(hazard::kRuntimeError, t.line, absl::StrFormat("cannot unpack %d values into %d names", items.size(), t.items.size()));
+      for (size_t i = 0; i < items.size(); ++i) Assign(*t.items[i], items[i], fr);
+      return;
+    }
+    case XK::kSubscript: {
+      Value obj = Eval(*t.a, fr);
+      if (obj.kind == VK::kList) {
+        int64_t i = ToInt(Eval(*t.b, fr), t.line, "list index");
+        auto& items = obj.MutItems();
+        if (i < 0) i += static_cast<int64_t>(items.size());
+        if (i < 0 || i >= static_cast<int64_t>(items.size())) Fail(hazard::kRuntimeError, t.line, "list index out of range");
+        items[i] = v;
+        return;
+      }
+      Fail(hazard::kUnsupported, t.line, "item assignment on a " + KindName(obj.kind));
+    }
+    default: Fail(hazard::kUnsupported, t.line, "assignment target");
+  }
+}
+
+Flow Interp::Exec(const std::vector<SNode>& body, Frame& fr, Value* ret) {
+  for (const SNode& s : body) {
+    ++stats.statements;
+    current_line = s.line;
+    switch (s.kind) {
+      case SK::kPass: break;
+      case SK::kAssign: {
+        const XNode& t0 = *s.targets[0];
+        assign_name = (t0.kind == XK::kLocal || t0.kind == XK::kGlobal) ? t0.name : std::string();
+        Value v = Eval(*s.value, fr);
+        assign_name.clear();
+        if (s.targets.size() == 1) Assign(*s.targets[0], v, fr);
+        else for (const auto& t : s.targets) Assign(*t, v, fr);
+        break;
+      }
+      case SK::kAugAssign: {
+        Value cur = Eval(*s.target, fr);
+        Assign(*s.target, BinOp(s.op, cur, Eval(*s.value, fr), s.line), fr);
+        break;
+      }
+      case SK::kExpr: Eval(*s.value, fr); break;
+      case SK::kIf: {
+        Flow f = Truthy(Eval(*s.test, fr)) ? Exec(s.body, fr, ret) : Exec(s.orelse, fr, ret);
+        if (f != Flow::kNormal) return f;
+        break;
+      }
+      case SK::kFor: {
+        const XNode& it = *s.iter;
+        bool is_range = false;
+        if (it.kind == XK::kCall && it.kwargs.empty()) {
+          if (it.a->kind == XK::kBuiltinRef && it.a->name == "pl.range") is_range = true;
+          if (it.a->kind == XK::kGlobal && it.a->name == "range" && !prog.globals.count("range")) is_range = true;
+        }
+        bool broke = false;
+        if (is_range) {
+          int64_t a = 0, b = 0, step = 1;
+          size_t na = it.items.size();
+          if (na == 0 || na > 3) Fail(hazard::kRuntimeError, s.line, "range() takes 1 to 3 arguments");
+          std::vector<int64_t> v;
+          for (const auto& x : it.items) v.push_back(ToInt(Eval(*x, fr), s.line, "range() argument"));
+          if (na == 1) b = v[0];
+          else { a = v[0]; b = v[1]; if (na == 3) step = v[2]; }
+          if (step == 0) Fail(hazard::kRuntimeError, s.line, "range() step must not be zero");
+          for (int64_t i = a; step > 0 ? i < b : i > b; i += step) {
+            if (--loop_budget_ < 0) Fail(hazard::kRuntimeError, s.line, "iteration budget exhausted (runaway loop?)");
+            if (s.target->kind == XK::kLocal) { Value& slot = fr.slots[s.target->slot]; slot.kind = VK::kInt; slot.i = i; slot.o.reset(); }
+            else Assign(*s.target, Value::Int(i), fr);
+            Flow f = Exec(s.body, fr, ret);
+            if (f == Flow::kBreak) { broke = true; break; }
+            if (f == Flow::kReturn) return f;
+          }
+        } else {
+          Value seq = Eval(it, fr);
+          if (!seq.IsSeq()) Fail(hazard::kUnsupported, s.line, "iteration over a " + KindName(seq.kind));
+          std::vector<Value> items = seq.Items();
+          for (const auto& v : items) {
+            Assign(*s.target, v, fr);
+            Flow f = Exec(s.body, fr, ret);
+            if (f == Flow::kBreak) { broke = true; break; }
+            if (f == Flow::kReturn) return f;
+          }
+        }
+        if (!broke) {
+          Flow f = Exec(s.orelse, fr, ret);
+          if (f != Flow::kNormal) return f;
+        }
+        break;
+      }
+      case SK::kWhile: {
+        bool broke = false;
+        while (Truthy(Eval(*s.test, fr))) {
+          if (--loop_budget_ < 0) Fail(hazard::kRuntimeError, s.line, "iteration budget exhausted (runaway loop?)");
+          Flow f = Exec(s.body, fr, ret);
+          if (f == Flow::kBreak) { broke = true; break; }
+          if (f == Flow::kReturn) return f;
+        }
+        if (!broke) {
+          Flow f = Exec(s.orelse, fr, ret);
+          if (f != Flow::kNormal) return f;
+        }
+        break;
+      }
+      case SK::kBreak: return Flow::kBreak;
+      case SK::kContinue: return Flow::kContinue;
+      case SK::kReturn:
+        if (ret) *ret = s.value ? Eval(*s.value, fr) : Value::None();
+        return Flow::kReturn;
+      case SK::kWith: {
+        Flow f = Exec(s.body, fr, ret);
+        if (f != Flow::kNormal) return f;
+        break;
+      }
+      case SK::kAssert:
+        if (!Truthy(Eval(*s.test, fr))) {
+          std::string msg = "assertion failed";
+          if (s.msg) {
+            Value m = Eval(*s.msg, fr);
+            if (m.kind == VK::kStr) msg += ": " + m.s;
+          }
+          Fail(hazard::kRuntimeError, s.line, msg);
+        }
+        break;
+      case SK::kRaise: {
+        std::string msg = "raise";
+        if (s.value) {
+          Value e = Eval(*s.value, fr);
+          if (e.kind == VK::kStr) msg = "raised " + e.s;
+        }
+        Fail(hazard::kRuntimeError, s.line, msg);
+      }
+      case SK::kSkip:
+        if (in_wrapper && !in_kernel) {
+          sink.Report(hazard::kWrapperBoundary, s.line,
+                      "wrapper statement outside the wrapper boundary (" + s.note +
+                          "): not executed by the simulator; the wrapper may only check arguments, "
+                          "read shapes/dtypes, allocate outputs with torch.empty/empty_like and "
+                          "launch the kernel once",
+                      s.note);
+        } else {
+          Fail(hazard::kUnsupported, s.line, s.note + " is not supported by the simulator");
+        }
+        break;
+    }
+  }
+  return Flow::kNormal;
+}
+
+// ---- operators ---------------------------------------------------------------------------
+
+namespace {
+int64_t FloorDiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+int64_t PyMod(int64_t a, int64_t b) {
+  int64_t m = a % b;
+  if (m != 0 && ((m < 0) != (b < 0))) m += b;
+  return m;
+}
+}  // namespace
+
+Value Interp::BinOp(py::Op op, const Value& a, const Value& b, int line) {
+  // Tile + offset (VF addressing).
+  if (op == py::Op::kAdd && (a.kind == VK::kTile || a.kind == VK::kTileOffset) && (b.kind == VK::kInt)) {
+    Value r = a;
+    r.kind = VK::kTileOffset;
+    r.i = (a.kind == VK::kTileOffset ? a.i : 0) + b.i;
+    return r;
+  }
+  const bool ints = (a.kind == VK::kInt || a.kind == VK::kBool) && (b.kind == VK::kInt || b.kind == VK::kBool);
+  if (ints) {
+    int64_t x = a.i, y = b.i;
+    switch (op) {
+      case py::Op::kAdd: return Value::Int(x + y);
+      case py::Op::kSub: return Value::Int(x - y);
+      case py::Op::kMult: return Value::Int(x * y);
+      case py::Op::kFloorDiv:
+        if (y == 0) Fail(hazard::kRuntimeError, line, "integer division by zero");
+        return Value::Int(FloorDiv(x, y));
+      case py::Op::kMod:
+        if (y == 0) Fail(hazard::kRuntimeError, line, "integer modulo by zero");
+        return Value::Int(PyMod(x, y));
+      case py::Op::kDiv:
+        if (y == 0) Fail(hazard::kRuntimeError, line, "division by zero");
+        return Value::Float(static_cast<double>(x) / static_cast<double>(y));
+      case py::Op::kPow: {
+        if (y < 0) return Value::Float(std::pow(static_cast<double>(x), static_cast<double>(y)));
+        int64_t r = 1;
+        for (int64_t k = 0; k < y; ++k) r *= x;
+        return Value::Int(r);
+      }
+      case py::Op::kLShift: return Value::Int(x << y);
+      case py::Op::kRShift: return Value::Int(x >> y);
+      case py::Op::kBitAnd: return Value::Int(x & y);
+      case py::Op::kBitOr: return Value::Int(x | y);
+      case py::Op::kBitXor: return Value::Int(x ^ y);
+      default: break;
+    }
+  }
+  if (a.IsNumber() && b.IsNumber()) {
+    double x = ToDouble(a, line, "operand"), y = ToDouble(b, line, "operand");
+    switch (op) {
+      case py::Op::kAdd: return Value::Float(x + y);
+      case py::Op::kSub: return Value::Float(x - y);
+      case py::Op::kMult: return Value::Float(x * y);
+      case py::Op::kDiv:
+        if (y == 0) Fail(hazard::kRuntimeError, line, "float division by zero");
+        return Value::Float(x / y);
+      case py::Op::kFloorDiv:
+        if (y == 0) Fail(hazard::kRuntimeError, line, "float floor division by zero");
+        return Value::Float(std::floor(x / y));
+      case py::Op::kMod:
+        if (y == 0) Fail(hazard::kRuntimeError, line, "float modulo by zero");
+        return Value::Float(x - std::floor(x / y) * y);
+      case py::Op::kPow: return Value::Float(std::pow(x, y));
+      default: break;
+    }
+  }
+  if (op == py::Op::kAdd && a.kind == VK::kStr && b.kind == VK::kStr) return Value::Str(a.s + b.s);
+  if (op == py::Op::kAdd && a.IsSeq() && b.kind == a.kind) {
+    std::vector<Value> items = a.Items();
+    for (const auto& x : b.Items()) items.push_back(x);
+    return a.kind == VK::kTuple ? Value::TupleV(std::move(items)) : Value::ListV(std::move(items));
+  }
+  if (op == py::Op::kMult && a.IsSeq() && b.kind == VK::kInt) {
+    std::vector<Value> items;
+    for (int64_t k = 0; k < b.i; ++k) for (const auto& x : a.Items()) items.push_back(x);
+    return a.kind == VK::kTuple ? Value::TupleV(std::move(items)) : Value::ListV(std::move(items));
+  }
+  Fail(hazard::kRuntimeError, line,
+       absl::StrCat("unsupported operand types for ", std::string(py::OpText(op)), ": ", KindName(a.kind), " and ", KindName(b.kind)));
+}
+
+namespace {
+bool SameValue(const Value& a, const Value& b) {
+  if (a.IsNumber() && b.IsNumber()) {
+    double x = a.kind == VK::kFloat ? a.f : static_cast<double>(a.i);
+    double y = b.kind == VK::kFloat ? b.f : static_cast<double>(b.i);
+    return x == y;
+  }
+  if (a.kind != b.kind) return false;
+  switch (a.kind) {
+    case VK::kNone: return true;
+    case VK::kStr: case VK::kEnum: case VK::kModule: return a.s == b.s;
+    case VK::kDType: return a.i == b.i;
+    case VK::kTuple: case VK::kList: {
+      const auto& x = a.Items();
+      const auto& y = b.Items();
+      if (x.size() != y.size()) return false;
+      for (size_t i = 0; i < x.size(); ++i) if (!SameValue(x[i], y[i])) return false;
+      return true;
+    }
+    default: return a.o == b.o;
+  }
+}
+}  // namespace
+
+bool Interp::CompareOp(py::Op op, const Value& a, const Value& b, int line) {
+  switch (op) {
+    case py::Op::kEq: return SameValue(a, b);
+    case py::Op::kNotEq: return !SameValue(a, b);
+    case py::Op::kIs: return (a.kind == VK::kNone && b.kind == VK::kNone) || (a.kind == b.kind && SameValue(a, b));
+    case py::Op::kIsNot: return !((a.kind == VK::kNone && b.kind == VK::kNone) || (a.kind == b.kind && SameValue(a, b)));
+    case py::Op::kIn: case py::Op::kNotIn: {
+      bool found = false;
+      if (b.IsSeq()) for (const auto& x : b.Items()) if (SameValue(a, x)) { found = true; break; }
+      if (b.kind == VK::kStr && a.kind == VK::kStr) found = b.s.find(a.s) != std::string::npos;
+      return op == py::Op::kIn ? found : !found;
+    }
+    default: break;
+  }
+  if (a.IsNumber() && b.IsNumber()) {
+    if ((a.kind != VK::kFloat) && (b.kind != VK::kFloat)) {
+      switch (op) {
+        case py::Op::kLt: return a.i < b.i;
+        case py::Op::kLtE: return a.i <= b.i;
+        case py::Op::kGt: return a.i > b.i;
+        case py::Op::kGtE: return a.i >= b.i;
+        default: break;
+      }
+    }
+    double x = ToDouble(a, line, "operand"), y = ToDouble(b, line, "operand");
+    switch (op) {
+      case py::Op::kLt: return x < y;
+      case py::Op::kLtE: return x <= y;
+      case py::Op::kGt: return x > y;
+      case py::Op::kGtE: return x >= y;
+      default: break;
+    }
+  }
+  Fail(hazard::kRuntimeError, line,
+       absl::StrCat("cannot compare ", KindName(a.kind), " and ", KindName(b.kind), " with ", std::string(py::OpText(op))));
+}
+
+// ---- attributes, subscripts, methods -----------------------------------------------------
+
+Value Interp::Attr(const Value& obj, const std::string& name, int line) {
+  auto method = [&]() {
+    Value m;
+    m.kind = VK::kMethod;
+    m.s = name;
+    m.o = std::make_shared<BoundMethod>(BoundMethod{obj});
+    return m;
+  };
+  switch (obj.kind) {
+    case VK::kTensor: {
+      const GmTensor& t = obj.As<GmTensor>();
+      if (name == "shape") {
+        std::vector<Value> dims;
+        for (int64_t d : t.shape) dims.push_back(Value::Int(d));
+        return Value::TupleV(std::move(dims));
+      }
+      if (name == "ndim") return Value::Int(static_cast<int64_t>(t.shape.size()));
+      if (name == "dtype") return Value::DTypeV(t.dtype);
+      if (name == "device") return Value::Str("sim");
+      if (name == "dim" || name == "size" || name == "is_contiguous" || name == "numel" ||
+          name == "element_size" || name == "stride")
+        return method();
+      break;
+    }
+    case VK::kGroup:
+      if (name == "next" || name == "current" || name == "previous") return method();
+      if (name == "depth") return Value::Int(static_cast<int64_t>(obj.As<TileGroup>().slots.size()));
+      break;
+    case VK::kTile: {
+      const Tile& t = obj.As<Tile>();
+      if (name == "shape") return Value::TupleV({Value::Int(t.type.shape[0]), Value::Int(t.type.shape[1])});
+      if (name == "valid_shape") return Value::TupleV({Value::Int(t.valid_rows), Value::Int(t.valid_cols)});
+      if (name == "dtype") return Value::DTypeV(t.type.dtype);
+      break;
+    }
+    case VK::kPlatform: {
+      const PlatformInfo& p = obj.As<PlatformInfo>();
+      if (name == "core_num") return Value::Int(p.core_num);
+      if (name == "vector_core_num") return Value::Int(p.vector_core_num);
+      if (name == "cube_core_num") return Value::Int(p.cube_core_num);
+      if (name == "soc_version") return Value::Str(p.soc_version);
+      break;
+    }
+    case VK::kModule: {
+      std::string q = obj.s + "." + name;
+      Value c;
+      if (FindConstant(q, &c)) return c;
+      if (BuiltinFn fn = FindBuiltin(q)) {
+        Value b;
+        b.kind = VK::kBuiltin;
+        b.fn = fn;
+        b.s = q;
+        return b;
+      }
+      return Value::Module(q);
+    }
+    case VK::kDType:
+      if (name == "itemsize") return Value::Int(static_cast<int64_t>(DTypeSize(obj.dtype())));
+      break;
+    default: break;
+  }
+  Fail(hazard::kUnsupported, line, "'" + KindName(obj.kind) + "' has no attribute '" + name + "' in the simulator");
+}
+
+Value Interp::CallMethod(const Value& m, std::vector<Value>& args, Kwargs& kw, int line) {
+  const Value& self = m.As<BoundMethod>().self;
+  const std::string& name = m.s;
+  if (self.kind == VK::kGroup) {
+    TileGroup& g = self.As<TileGroup>();
+    std::shared_ptr<Tile> t;
+    if (name == "next") t = g.Next();
+    else if (name == "current") t = g.Current();
+    else t = g.Previous();
+    if (!t) Fail(hazard::kRuntimeError, line, "tile group '" + g.name + "'." + name + "() before the first next()");
+    return Value::Obj(VK::kTile, t);
+  }
+  if (self.kind == VK::kTensor) {
+    const GmTensor& t = self.As<GmTensor>();
+    if (name == "dim") return Value::Int(static_cast<int64_t>(t.shape.size()));
+    if (name == "is_contiguous") return Value::Bool(true);
+    if (name == "numel") return Value::Int(t.numel());
+    if (name == "element_size") return Value::Int(static_cast<int64_t>(t.elem_size()));
+    if (name == "size") {
+      if (args.empty()) {
+        std::vector<Value> dims;
+        for (int64_t d : t.shape) dims.push_back(Value::Int(d));
+        return Value::TupleV(std::move(dims));
+      }
+      int64_t i = ToInt(args[0], line, "size() index");
+      int64_t nd = static_cast<int64_t>(t.shape.size());
+      if (i < 0) i += nd;
+      if (i < 0 || i >= nd) Fail(hazard::kRuntimeError, line, "size() index out of range");
+      return Value::Int(t.shape[i]);
+    }
+    if (name == "stride") {
+      auto st = t.Strides();
+      if (args.empty()) {
+        std::vector<Value> v;
+        for (int64_t s : st) v.push_back(Value::Int(s));
+        return Value::TupleV(std::move(v));
+      }
+      int64_t i = ToInt(args[0], line, "stride() index");
+      if (i < 0) i += static_cast<int64_t>(st.size());
+      return Value::Int(st.at(static_cast<size_t>(i)));
+    }
+  }
+  Fail(hazard::kUnsupported, line, "method ." + name + "() on " + KindName(self.kind));
+}
+
+Value Interp::Subscript(const Value& obj, const Value& idx, int line) {
+  if (obj.IsSeq()) {
+    const auto& items = obj.Items();
+    if (idx.kind == VK::kTuple && idx.s == "slice") {
+      const auto& p = idx.Items();
+      int64_t n = static_cast<int64_t>(items.size());
+      int64_t step = p[2].kind == VK::kNone ? 1 : ToInt(p[2], line, "slice step");
+      if (step != 1) Fail(hazard::kUnsupported, line, "slices with a step");
+      int64_t lo = p[0].kind == VK::kNone ? 0 : ToInt(p[0], line, "slice start");
+      int64_t hi = p[1].kind == VK::kNone ? n : ToInt(p[1], line, "slice stop");
+      if (lo < 0) lo += n;
+      if (hi < 0) hi += n;
+      lo = std::clamp<int64_t>(lo, 0, n);
+      hi = std::clamp<int64_t>(hi, 0, n);
+      std::vector<Value> out;
+      for (int64_t i = lo; i < hi; ++i) out.push_back(items[i]);
+      return obj.kind == VK::kTuple ? Value::TupleV(std::move(out)) : Value::ListV(std::move(out));
+    }
+    int64_t i = ToInt(idx, line, "index");
+    int64_t n = static_cast<int64_t>(items.size());
+    if (i < 0) i += n;
+    if (i < 0 || i >= n) Fail(hazard::kRuntimeError, line, absl::StrFormat("index %d out of range for length %d", ToInt(idx, line, "index"), n));
+    return items[i];
+  }
+  if (obj.kind == VK::kGroup) {
+    TileGroup& g = obj.As<TileGroup>();
+    int64_t i = ToInt(idx, line, "tile group index");
+    if (i < 0 || i >= static_cast<int64_t>(g.slots.size()))
+      Fail(hazard::kRuntimeError, line, absl::StrFormat("tile group '%s' index %d out of range (depth %d)", g.name, i, g.slots.size()));
+    return Value::Obj(VK::kTile, g.slots[i]);
+  }
+  if (obj.kind == VK::kFunc) {
+    const FuncIR* f = obj.As<const FuncIR*>();
+    if (f->kind != FuncKind::kJit) Fail(hazard::kRuntimeError, line, "'" + f->name + "' is not a @pl.jit kernel and cannot be launched");
+    auto spec = std::make_shared<LaunchSpec>();
+    spec->kernel = f;
+    if (idx.kind == VK::kTuple) {
+      const auto& p = idx.Items();
+      if (p.size() < 2) Fail(hazard::kRuntimeError, line, "kernel[stream, block_dim] needs two items");
+      spec->block_dim = p[1];
+    } else {
+      spec->block_dim = idx;
+    }
+    return Value::Obj(VK::kLaunch, spec);
+  }
+  if (obj.kind == VK::kDict) {
+    const auto& kv = obj.Items();
+    for (size_t i = 0; i + 1 < kv.size(); i += 2)
+      if (SameValue(kv[i], idx)) return kv[i + 1];
+    Fail(hazard::kRuntimeError, line, "key " + Repr(idx) + " not in dict");
+  }
+  Fail(hazard::kUnsupported, line, "subscript of a " + KindName(obj.kind));
+}
+
+// ---- kernel launch -----------------------------------------------------------------------
+
+void Interp::RegisterTile(const std::shared_ptr<Tile>& t, int line) {
+  t->id = next_tile_id++;
+  t->decl_line = line;
+  if (mem && t->type.space != MemSpace::kGM) mem->Get(t->type.space).dirty = true;
+  for (const auto& issue : CheckPlacement(*t, target)) sink.Report(issue.code, line, issue.message);
+  for (const auto& other : core_tiles)
+    if (PartiallyOverlap(*t, *other)) overlaps_.push_back({t, other});
+  core_tiles.push_back(t);
+}
+
+void Interp::FinishCore() {
+  for (const auto& ov : overlaps_) {
+    if (!ov.a->used || !ov.b->used) continue;
+    sink.Report(hazard::kTileOverlap, ov.a->decl_line,
+                absl::StrFormat("tile '%s' [0x%x, 0x%x) partially overlaps tile '%s' [0x%x, 0x%x) "
+                                "(declared at line %d) in %s; both are used",
+                                ov.a->name, ov.a->addr, ov.a->addr + ov.a->size, ov.b->name, ov.b->addr,
+                                ov.b->addr + ov.b->size, ov.b->decl_line,
+                                std::string(MemSpaceName(ov.a->type.space))));
+  }
+  overlaps_.clear();
+  core_tiles.clear();
+}
+
+void Interp::Launch(const FuncIR& kernel, int64_t bd, std::vector<Value>& args, Kwargs& kw, int line) {
+  if (block_dim_override > 0) bd = block_dim_override;
+  if (bd <= 0) {
+    sink.Report(hazard::kBlockDim, line, absl::StrFormat("kernel '%s' launched with block_dim=%d", kernel.name, bd));
+    Fail(hazard::kBlockDim, line, "launch with a non-positive block_dim");
+  }
+  launches.push_back({kernel.name, bd, line});
+  // Check tensor arguments against the annotations' dtypes.
+  for (size_t i = 0; i < kernel.params.size() && i < args.size(); ++i) {
+    const py::Expr* ann = kernel.params[i].annotation;
+    if (!ann || args[i].kind != VK::kTensor) continue;
+    if (ann->kind == py::ExprKind::kSubscript && ann->slice && ann->slice->kind == py::ExprKind::kTuple &&
+        ann->slice->elts.size() >= 2) {
+      std::string dn = py::DottedName(*ann->slice->elts[1]).value_or("");
+      auto want = ParseDType(dn);
+      const GmTensor& t = args[i].As<GmTensor>();
+      if (want && *want != t.dtype)
+        Fail(hazard::kTypeMismatch, line,
+             absl::StrFormat("kernel '%s' parameter '%s' is annotated %s but receives a %s tensor", kernel.name,
+                             kernel.params[i].name, dn, std::string(DTypeName(t.dtype))));
+      const py::Expr& dims = *ann->slice->elts[0];
+      if (dims.kind == py::ExprKind::kList || dims.kind == py::ExprKind::kTuple) {
+        if (dims.elts.size() != t.shape.size())
+          Fail(hazard::kTypeMismatch, line,
+               absl::StrFormat("kernel '%s' parameter '%s' is annotated with %d dims but the tensor has %d",
+                               kernel.name, kernel.params[i].name, dims.elts.size(), t.shape.size()));
+        for (size_t d = 0; d < dims.elts.size(); ++d) {
+          if (auto v = py::IntValue(*dims.elts[d]); v && *v != t.shape[d])
+            Fail(hazard::kTypeMismatch, line,
+                 absl::StrFormat("kernel '%s' parameter '%s' dim %d is fixed to %d but the tensor has %d",
+                                 kernel.name, kernel.params[i].name, d, *v, t.shape[d]));
+        }
+      }
+    }
+  }
+  if (!mem) mem = std::make_unique<CoreMemory>(target);
+  bool was_kernel = in_kernel;
+  in_kernel = true;
+  block_dim = bd;
+  for (int64_t core = 0; core < bd; ++core) {
+    core_id = core;
+    mem->Reset();
+    std::vector<Value> a = args;
+    Kwargs k = kw;
+    try {
+      CallFunction(kernel, a, k, line);
+    } catch (...) {
+      FinishCore();
+      in_kernel = was_kernel;
+      throw;
+    }
+    FinishCore();
+    ++stats.cores_run;
+  }
+  in_kernel = was_kernel;
+}
+
+}  // namespace opdev::sim

@@ -1,0 +1,117 @@
+// The kernel interpreter: evaluates the lowered program (program.h) — module constants,
+// helper and VF functions, the @pl.jit kernel (each SPMD core in turn, with its own on-chip
+// memory) and the host wrapper within the wrapper boundary. Builtins (builtins_*.cpp) reach
+// the executing core's state through this class.
+#pragma once
+
+#include "program.h"
+#include "value.h"
+
+#include "opdev/sim/hazards.h"
+#include "opdev/sim/memory.h"
+#include "opdev/sim/tile.h"
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace opdev::sim {
+
+using Kwargs = std::vector<std::pair<std::string, Value>>;
+
+// A failure that stops the run (reported as a hazard with its line).
+class SimError : public std::runtime_error {
+ public:
+  SimError(std::string_view code, int line, const std::string& msg)
+      : std::runtime_error(msg), code(code), line(line) {}
+  std::string code;
+  int line;
+};
+
+struct Frame {
+  std::vector<Value> slots;
+  const FuncIR* fn = nullptr;
+};
+
+enum class Flow { kNormal, kBreak, kContinue, kReturn };
+
+struct ExecStats {
+  int64_t vf_ops = 0;      // register operations executed
+  int64_t lane_ops = 0;    // register lanes processed by them
+  int64_t tile_elems = 0;  // tile-op / DMA elements processed
+  int64_t statements = 0;
+  int64_t cores_run = 0;
+};
+
+struct LaunchRecord {
+  std::string kernel;
+  int64_t block_dim = 0;
+  int line = 0;
+};
+
+class Interp {
+ public:
+  Interp(Program& prog, HazardSink& sink, Target target);
+
+  void RunModuleBody();
+  Value CallValue(const Value& callee, std::vector<Value>& args, Kwargs& kw, const XNode& site);
+  Value CallFunction(const FuncIR& f, std::vector<Value>& args, Kwargs& kw, int line);
+  // Runs `kernel` on block_dim cores in turn.
+  void Launch(const FuncIR& kernel, int64_t block_dim, std::vector<Value>& args, Kwargs& kw, int line);
+
+  Value Eval(const XNode& n, Frame& fr);
+  Flow Exec(const std::vector<SNode>& body, Frame& fr, Value* ret);
+
+  [[noreturn]] void Fail(std::string_view code, int line, const std::string& msg) const;
+  int64_t ToInt(const Value& v, int line, const char* what) const;
+  double ToDouble(const Value& v, int line, const char* what) const;
+  bool Truthy(const Value& v) const;
+
+  // ---- state reachable by builtins ----
+  Program& prog;
+  HazardSink& sink;
+  Target target;
+  ExecStats stats;
+  std::vector<LaunchRecord> launches;
+  std::vector<std::shared_ptr<GmTensor>> tensors;  // every GM tensor seen (inputs, allocations)
+
+  bool in_kernel = false;
+  bool in_vf = false;
+  bool in_wrapper = false;
+  int64_t core_id = 0;
+  int64_t block_dim = 1;
+  std::unique_ptr<CoreMemory> mem;
+  std::vector<std::shared_ptr<Tile>> core_tiles;   // tiles of the executing core
+  int next_tile_id = 1;
+  int current_line = 0;
+  std::string assign_name;  // variable the current statement assigns (names tiles in messages)
+  PlatformInfo platform;    // what get_platform_info() returns
+  int64_t block_dim_override = 0;  // > 0: replaces the block_dim of every launch
+
+  // Registers a new tile on the executing core: placement and overlap checks.
+  void RegisterTile(const std::shared_ptr<Tile>& t, int line);
+  void MarkUsed(Tile& t) { t.used = true; }
+
+ private:
+  Value EvalCall(const XNode& n, Frame& fr);
+  Value Attr(const Value& obj, const std::string& name, int line);
+  Value Subscript(const Value& obj, const Value& idx, int line);
+  Value BinOp(py::Op op, const Value& a, const Value& b, int line);
+  bool CompareOp(py::Op op, const Value& a, const Value& b, int line);
+  void Assign(const XNode& target, const Value& v, Frame& fr);
+  Value CallMethod(const Value& m, std::vector<Value>& args, Kwargs& kw, int line);
+  Value& Global(const XNode& n);
+  void FinishCore();
+
+  struct Overlap {
+    std::shared_ptr<Tile> a, b;
+  };
+  std::vector<Overlap> overlaps_;
+  int64_t loop_budget_ = 4'000'000'000LL;
+};
+
+// Name of a value's kind for messages ("int", "Tile", ...).
+std::string KindName(VK k);
+
+}  // namespace opdev::sim

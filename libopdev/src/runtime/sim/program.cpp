@@ -1,0 +1,610 @@
+// Lowering of the pyfront AST into the interpreter's program form (program.h): imports become
+// module aliases, qualified `pl.*`/`vf.*`/torch names become builtins or constants, function
+// locals become slots, and wrapper statements outside the wrapper boundary become skips.
+#include "program.h"
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+
+#include <set>
+
+namespace opdev::sim {
+
+namespace {
+
+struct Scope {
+  Program* prog = nullptr;
+  HazardSink* sink = nullptr;
+  std::map<std::string, int> locals;  // empty at module level
+  bool module_level = false;
+  FuncKind kind = FuncKind::kHelper;
+};
+
+// ---- local-name collection ------------------------------------------------------------
+
+void CollectTargets(const py::Expr& e, std::set<std::string>& out) {
+  switch (e.kind) {
+    case py::ExprKind::kName: out.insert(e.id); break;
+    case py::ExprKind::kTuple: case py::ExprKind::kList:
+      for (const auto& x : e.elts) CollectTargets(*x, out);
+      break;
+    case py::ExprKind::kStarred: if (e.value_expr) CollectTargets(*e.value_expr, out); break;
+    default: break;
+  }
+}
+
+void CollectLocals(const std::vector<py::StmtPtr>& body, std::set<std::string>& out,
+                   std::set<std::string>& globals_decl) {
+  for (const auto& s : body) {
+    switch (s->kind) {
+      case py::StmtKind::kAssign: for (const auto& t : s->targets) CollectTargets(*t, out); break;
+      case py::StmtKind::kAugAssign: case py::StmtKind::kAnnAssign:
+        if (s->target) CollectTargets(*s->target, out);
+        break;
+      case py::StmtKind::kFor: if (s->target) CollectTargets(*s->target, out); break;
+      case py::StmtKind::kWith:
+        for (const auto& it : s->items) if (it.optional_vars) CollectTargets(*it.optional_vars, out);
+        break;
+      case py::StmtKind::kGlobal: case py::StmtKind::kNonlocal:
+        for (const auto& n : s->identifiers) globals_decl.insert(n);
+        break;
+      case py::StmtKind::kFunctionDef: case py::StmtKind::kClassDef: out.insert(s->name); break;
+      case py::StmtKind::kTry:
+        for (const auto& h : s->handlers) {
+          if (!h.name.empty()) out.insert(h.name);
+          CollectLocals(h.body, out, globals_decl);
+        }
+        CollectLocals(s->finalbody, out, globals_decl);
+        break;
+      default: break;
+    }
+    CollectLocals(s->body, out, globals_decl);
+    CollectLocals(s->orelse, out, globals_decl);
+  }
+}
+
+// ---- qualified names --------------------------------------------------------------------
+
+std::string Canonical(std::string q) {
+  static const std::vector<std::pair<std::string, std::string>> prefixes = {
+      {"pypto_pro.language.Vf", "vf"}, {"pypto_pro.language.vf", "vf"},
+      {"pypto_pro.language", "pl"},    {"pl.Vf", "vf"},
+      {"pl.vf", "vf"},                 {"pypto_pro.runtime.platform", "platform"},
+      {"pypto_pro.runtime", "runtime"}, {"runtime.platform", "platform"},
+  };
+  for (const auto& [from, to] : prefixes) {
+    if (q == from) return to;
+    if (absl::StartsWith(q, from + ".")) return to + q.substr(from.size());
+  }
+  return q;
+}
+
+// Qualified name of a Name/Attribute chain rooted at a module alias; "" otherwise.
+std::string Qualify(const py::Expr& e, const Scope& sc) {
+  if (e.kind == py::ExprKind::kName) {
+    if (!sc.module_level && sc.locals.count(e.id)) return "";
+    auto it = sc.prog->globals.find(e.id);
+    if (it != sc.prog->globals.end() && it->second.kind == VK::kModule) return it->second.s;
+    return "";
+  }
+  if (e.kind == py::ExprKind::kAttribute && e.value_expr) {
+    std::string base = Qualify(*e.value_expr, sc);
+    if (base.empty()) return "";
+    return Canonical(base + "." + e.id);
+  }
+  return "";
+}
+
+bool IsKnownNamespace(const std::string& q) {
+  static const std::set<std::string> ns = {
+      "pl", "vf", "pl.system", "pl.pipeline", "platform", "runtime", "pl.MaskPattern",
+      "pl.CastLayout", "pl.MemorySpace", "pl.MergeMode", "pl.TilePad", "pl.FillPadMode",
+      "pl.PipeType", "pl.MemBarMode", "pl.LoadDist", "pl.StoreDist", "pl.RoundMode",
+      "pl.VFRoundMode", "pl.AccPhase", "pl.STPhase", "pl.AtomicType", "pl.AccToVecMode",
+      "pl.SaturateMode", "pl.DuplicatePos", "pl.DataCopyMode", "pl.SyncCoreType",
+      "pl.CrossCoreSyncMode", "pl.CompactMode", "pl.TileLayout", "pl.Layout"};
+  return ns.count(q) > 0;
+}
+
+std::unique_ptr<XNode> Lower(const py::Expr& e, Scope& sc);
+
+std::unique_ptr<XNode> Make(XK k, int line) {
+  auto n = std::make_unique<XNode>();
+  n->kind = k;
+  n->line = line;
+  return n;
+}
+
+std::unique_ptr<XNode> LowerQualified(const std::string& q, int line) {
+  Value c;
+  if (FindConstant(q, &c)) {
+    auto n = Make(XK::kConst, line);
+    n->constant = c;
+    return n;
+  }
+  if (BuiltinFn fn = FindBuiltin(q)) {
+    auto n = Make(XK::kBuiltinRef, line);
+    n->fn = fn;
+    n->name = q;
+    return n;
+  }
+  if ((absl::StartsWith(q, "pl.") || absl::StartsWith(q, "vf.")) && !IsKnownNamespace(q)) {
+    auto n = Make(XK::kUnsupported, line);
+    n->name = q;
+    return n;
+  }
+  auto n = Make(XK::kConst, line);
+  n->constant = Value::Module(q);
+  return n;
+}
+
+std::unique_ptr<XNode> LowerConstant(const py::Expr& e) {
+  auto n = Make(XK::kConst, e.span.line);
+  switch (e.const_kind) {
+    case py::ConstKind::kNone: n->constant = Value::None(); break;
+    case py::ConstKind::kTrue: n->constant = Value::Bool(true); break;
+    case py::ConstKind::kFalse: n->constant = Value::Bool(false); break;
+    case py::ConstKind::kInt: {
+      auto v = py::IntValue(e);
+      if (v) n->constant = Value::Int(*v);
+      else n->constant = Value::Float(std::stod(e.value));
+      break;
+    }
+    case py::ConstKind::kFloat: n->constant = Value::Float(std::stod(e.value)); break;
+    case py::ConstKind::kStr: n->constant = Value::Str(e.value); break;
+    default: {
+      auto u = Make(XK::kUnsupported, e.span.line);
+      u->name = "this constant kind";
+      return u;
+    }
+  }
+  return n;
+}
+
+std::unique_ptr<XNode> Lower(const py::Expr& e, Scope& sc) {
+  const int line = e.span.line;
+  switch (e.kind) {
+    case py::ExprKind::kConstant: return LowerConstant(e);
+    case py::ExprKind::kName: {
+      if (!sc.module_level) {
+        auto it = sc.locals.find(e.id);
+        if (it != sc.locals.end()) {
+          auto n = Make(XK::kLocal, line);
+          n->slot = it->second;
+          n->name = e.id;
+          return n;
+        }
+      }
+      std::string q = Qualify(e, sc);
+      if (!q.empty()) return LowerQualified(q, line);
+      auto n = Make(XK::kGlobal, line);
+      n->name = e.id;
+      return n;
+    }
+    case py::ExprKind::kAttribute: {
+      std::string q = Qualify(e, sc);
+      if (!q.empty()) return LowerQualified(q, line);
+      auto n = Make(XK::kAttr, line);
+      n->a = Lower(*e.value_expr, sc);
+      n->name = e.id;
+      return n;
+    }
+    case py::ExprKind::kSubscript: {
+      auto n = Make(XK::kSubscript, line);
+      n->a = Lower(*e.value_expr, sc);
+      n->b = Lower(*e.slice, sc);
+      return n;
+    }
+    case py::ExprKind::kSlice: {
+      auto n = Make(XK::kSlice, line);
+      if (e.lower) n->a = Lower(*e.lower, sc);
+      if (e.upper) n->b = Lower(*e.upper, sc);
+      if (e.step) n->c = Lower(*e.step, sc);
+      return n;
+    }
+    case py::ExprKind::kCall: {
+      auto n = Make(XK::kCall, line);
+      n->a = Lower(*e.func, sc);
+      for (const auto& x : e.args) {
+        if (x->kind == py::ExprKind::kStarred) {
+          auto u = Make(XK::kUnsupported, line);
+          u->name = "*args in a call";
+          return u;
+        }
+        n->items.push_back(Lower(*x, sc));
+      }
+      for (const auto& kw : e.keywords) {
+        if (kw.arg.empty()) {
+          auto u = Make(XK::kUnsupported, line);
+          u->name = "**kwargs in a call";
+          return u;
+        }
+        n->kwargs.emplace_back(kw.arg, Lower(*kw.value, sc));
+      }
+      return n;
+    }
+    case py::ExprKind::kBinOp: {
+      auto n = Make(XK::kBin, line);
+      n->op = e.op;
+      n->a = Lower(*e.left, sc);
+      n->b = Lower(*e.right, sc);
+      return n;
+    }
+    case py::ExprKind::kUnaryOp: {
+      // Fold negative number literals.
+      if (e.op == py::Op::kUSub && e.operand->kind == py::ExprKind::kConstant) {
+        auto c = LowerConstant(*e.operand);
+        if (c->kind == XK::kConst && c->constant.kind == VK::kInt) { c->constant.i = -c->constant.i; return c; }
+        if (c->kind == XK::kConst && c->constant.kind == VK::kFloat) { c->constant.f = -c->constant.f; return c; }
+      }
+      auto n = Make(XK::kUnary, line);
+      n->op = e.op;
+      n->a = Lower(*e.operand, sc);
+      return n;
+    }
+    case py::ExprKind::kBoolOp: {
+      auto n = Make(XK::kBoolOp, line);
+      n->op = e.op;
+      for (const auto& x : e.elts) n->items.push_back(Lower(*x, sc));
+      return n;
+    }
+    case py::ExprKind::kCompare: {
+      auto n = Make(XK::kCompare, line);
+      n->a = Lower(*e.left, sc);
+      n->ops = e.ops;
+      for (const auto& x : e.elts) n->items.push_back(Lower(*x, sc));
+      return n;
+    }
+    case py::ExprKind::kIfExp: {
+      auto n = Make(XK::kIfExp, line);
+      n->a = Lower(*e.test, sc);
+      n->b = Lower(*e.body, sc);
+      n->c = Lower(*e.orelse, sc);
+      return n;
+    }
+    case py::ExprKind::kTuple: case py::ExprKind::kList: {
+      auto n = Make(e.kind == py::ExprKind::kTuple ? XK::kTuple : XK::kList, line);
+      for (const auto& x : e.elts) n->items.push_back(Lower(*x, sc));
+      return n;
+    }
+    case py::ExprKind::kDict: {
+      auto n = Make(XK::kDict, line);
+      for (size_t i = 0; i < e.elts.size(); ++i) {
+        if (!e.keys[i]) {
+          auto u = Make(XK::kUnsupported, line);
+          u->name = "**mapping in a dict";
+          return u;
+        }
+        n->keys.push_back(Lower(*e.keys[i], sc));
+        n->items.push_back(Lower(*e.elts[i], sc));
+      }
+      return n;
+    }
+    case py::ExprKind::kJoinedStr: {
+      // f-strings only appear in messages: evaluate to a placeholder text.
+      auto n = Make(XK::kConst, line);
+      n->constant = Value::Str("<formatted string>");
+      return n;
+    }
+    default: {
+      auto n = Make(XK::kUnsupported, line);
+      n->name = std::string(py::ExprKindName(e.kind)) + " expression";
+      return n;
+    }
+  }
+}
+
+// ---- wrapper boundary --------------------------------------------------------------------
+
+// Host statements a wrapper may contain; returns "" when allowed, else the reason.
+class BoundaryCheck : public py::AstVisitor {
+ public:
+  explicit BoundaryCheck(const Scope& sc) : sc_(sc) {}
+  std::string reason;
+
+  bool EnterExpr(const py::Expr& e) override {
+    if (!reason.empty()) return false;
+    if (e.kind == py::ExprKind::kCall) {
+      std::string q = Qualify(*e.func, sc_);
+      if (!q.empty()) {
+        static const std::set<std::string> ok = {
+            "torch.empty", "torch.empty_like", "platform.get_platform_info", "math.ceil",
+            "math.floor", "math.prod"};
+        if (!ok.count(q)) reason = "calls " + q + "()";
+        return reason.empty();
+      }
+      if (e.func->kind == py::ExprKind::kName) {
+        static const std::set<std::string> ok = {
+            "min", "max", "len", "int", "float", "isinstance", "tuple", "list", "str",
+            "get_platform_info", "ValueError", "TypeError", "RuntimeError", "AssertionError",
+            "abs", "bool"};
+        const std::string& n = e.func->id;
+        if (ok.count(n)) return true;
+        auto it = sc_.prog->funcs.find(n);
+        if (it != sc_.prog->funcs.end()) return true;  // kernel launch or helper
+        reason = "calls " + n + "()";
+        return false;
+      }
+      if (e.func->kind == py::ExprKind::kAttribute) {
+        static const std::set<std::string> ok = {"dim", "size", "is_contiguous", "numel",
+                                                 "element_size", "stride"};
+        if (!ok.count(e.func->id)) {
+          reason = "calls ." + e.func->id + "()";
+          return false;
+        }
+        return true;
+      }
+      if (e.func->kind == py::ExprKind::kSubscript) return true;  // kernel[None, n](...)
+      reason = "calls a computed function";
+      return false;
+    }
+    if (e.kind == py::ExprKind::kAttribute) {
+      std::string q = Qualify(e, sc_);
+      if (!q.empty()) return false;  // a dtype or module member
+      static const std::set<std::string> ok = {"shape", "ndim", "dtype", "device",
+                                               "vector_core_num", "core_num", "cube_core_num",
+                                               "soc_version", "dim", "size", "is_contiguous",
+                                               "numel", "element_size", "stride"};
+      if (!ok.count(e.id)) reason = "uses ." + e.id;
+      return reason.empty();
+    }
+    if (e.kind == py::ExprKind::kListComp || e.kind == py::ExprKind::kGeneratorExp ||
+        e.kind == py::ExprKind::kLambda) {
+      reason = "uses a " + std::string(py::ExprKindName(e.kind));
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  const Scope& sc_;
+};
+
+std::string WrapperViolation(const py::Stmt& s, const Scope& sc) {
+  switch (s.kind) {
+    case py::StmtKind::kFor: return "a host loop";
+    case py::StmtKind::kWhile: return "a host while loop";
+    case py::StmtKind::kTry: return "try/except";
+    case py::StmtKind::kImport: case py::StmtKind::kImportFrom: return "";
+    case py::StmtKind::kRaise: case py::StmtKind::kAssert: return "";
+    default: break;
+  }
+  BoundaryCheck v(sc);
+  if (s.kind == py::StmtKind::kIf) {
+    py::Walk(*s.test, v);
+  } else {
+    for (const auto& t : s.targets) py::Walk(*t, v);
+    if (s.value) py::Walk(*s.value, v);
+    if (s.target) py::Walk(*s.target, v);
+  }
+  return v.reason;
+}
+
+// ---- statements --------------------------------------------------------------------------
+
+std::vector<SNode> LowerBody(const std::vector<py::StmtPtr>& body, Scope& sc);
+
+SNode LowerStmt(const py::Stmt& s, Scope& sc) {
+  SNode n;
+  n.line = s.span.line;
+  if (sc.kind == FuncKind::kHost && !sc.module_level) {
+    std::string why = WrapperViolation(s, sc);
+    if (!why.empty()) {
+      n.kind = SK::kSkip;
+      n.note = why;
+      return n;
+    }
+  }
+  switch (s.kind) {
+    case py::StmtKind::kAssign:
+      n.kind = SK::kAssign;
+      for (const auto& t : s.targets) n.targets.push_back(Lower(*t, sc));
+      n.value = Lower(*s.value, sc);
+      break;
+    case py::StmtKind::kAnnAssign:
+      if (!s.value) { n.kind = SK::kPass; break; }
+      n.kind = SK::kAssign;
+      n.targets.push_back(Lower(*s.target, sc));
+      n.value = Lower(*s.value, sc);
+      break;
+    case py::StmtKind::kAugAssign:
+      n.kind = SK::kAugAssign;
+      n.target = Lower(*s.target, sc);
+      n.value = Lower(*s.value, sc);
+      n.op = s.op;
+      break;
+    case py::StmtKind::kExpr:
+      // Docstrings and bare constants do nothing.
+      if (s.value->kind == py::ExprKind::kConstant) { n.kind = SK::kPass; break; }
+      n.kind = SK::kExpr;
+      n.value = Lower(*s.value, sc);
+      break;
+    case py::StmtKind::kIf:
+      n.kind = SK::kIf;
+      n.test = Lower(*s.test, sc);
+      n.body = LowerBody(s.body, sc);
+      n.orelse = LowerBody(s.orelse, sc);
+      break;
+    case py::StmtKind::kFor:
+      n.kind = SK::kFor;
+      n.target = Lower(*s.target, sc);
+      n.iter = Lower(*s.iter, sc);
+      n.body = LowerBody(s.body, sc);
+      n.orelse = LowerBody(s.orelse, sc);
+      break;
+    case py::StmtKind::kWhile:
+      n.kind = SK::kWhile;
+      n.test = Lower(*s.test, sc);
+      n.body = LowerBody(s.body, sc);
+      n.orelse = LowerBody(s.orelse, sc);
+      break;
+    case py::StmtKind::kBreak: n.kind = SK::kBreak; break;
+    case py::StmtKind::kContinue: n.kind = SK::kContinue; break;
+    case py::StmtKind::kPass: case py::StmtKind::kGlobal: case py::StmtKind::kNonlocal:
+    case py::StmtKind::kImport: case py::StmtKind::kImportFrom:
+      n.kind = SK::kPass;
+      break;
+    case py::StmtKind::kReturn:
+      n.kind = SK::kReturn;
+      if (s.value) n.value = Lower(*s.value, sc);
+      break;
+    case py::StmtKind::kWith:
+      n.kind = SK::kWith;
+      n.body = LowerBody(s.body, sc);
+      break;
+    case py::StmtKind::kAssert:
+      n.kind = SK::kAssert;
+      n.test = Lower(*s.test, sc);
+      if (s.msg) n.msg = Lower(*s.msg, sc);
+      break;
+    case py::StmtKind::kRaise:
+      n.kind = SK::kRaise;
+      if (s.exc) n.value = Lower(*s.exc, sc);
+      break;
+    default:
+      n.kind = SK::kSkip;
+      n.note = std::string(py::StmtKindName(s.kind)) + " statement";
+      break;
+  }
+  return n;
+}
+
+std::vector<SNode> LowerBody(const std::vector<py::StmtPtr>& body, Scope& sc) {
+  std::vector<SNode> out;
+  out.reserve(body.size());
+  for (const auto& s : body) out.push_back(LowerStmt(*s, sc));
+  return out;
+}
+
+void LowerFunction(FuncIR& f, Program& prog, HazardSink& sink) {
+  const py::Stmt& def = *f.def;
+  Scope sc;
+  sc.prog = &prog;
+  sc.sink = &sink;
+  sc.kind = f.kind;
+  std::set<std::string> names, globals_decl;
+  const py::Arguments& a = *def.args;
+  for (const auto* group : {&a.posonlyargs, &a.args, &a.kwonlyargs})
+    for (const auto& arg : *group) {
+      f.params.push_back({arg.arg, arg.annotation.get()});
+      names.insert(arg.arg);
+    }
+  CollectLocals(def.body, names, globals_decl);
+  for (const auto& g : globals_decl) names.erase(g);
+  // Parameters first, in order, then the other locals sorted.
+  for (const auto& p : f.params) {
+    sc.locals[p.name] = static_cast<int>(f.slot_names.size());
+    f.slot_names.push_back(p.name);
+  }
+  for (const auto& n : names) {
+    if (sc.locals.count(n)) continue;
+    sc.locals[n] = static_cast<int>(f.slot_names.size());
+    f.slot_names.push_back(n);
+  }
+  for (const auto& d : a.defaults) f.defaults.push_back(Lower(*d, sc));
+  f.body = LowerBody(def.body, sc);
+}
+
+void AddImport(Program& prog, const py::Stmt& s) {
+  if (s.kind == py::StmtKind::kImport) {
+    for (const auto& al : s.names) {
+      if (!al.asname.empty()) {
+        prog.globals[al.asname] = Value::Module(Canonical(al.name));
+      } else {
+        std::string root = al.name.substr(0, al.name.find('.'));
+        prog.globals[root] = Value::Module(root);
+      }
+    }
+    return;
+  }
+  for (const auto& al : s.names) {
+    std::string bound = al.asname.empty() ? al.name : al.asname;
+    std::string q = Canonical(s.module + "." + al.name);
+    Value c;
+    if (FindConstant(q, &c)) { prog.globals[bound] = c; continue; }
+    if (BuiltinFn fn = FindBuiltin(q)) {
+      Value b;
+      b.kind = VK::kBuiltin;
+      b.fn = fn;
+      b.s = q;
+      prog.globals[bound] = b;
+      continue;
+    }
+    prog.globals[bound] = Value::Module(q);
+  }
+}
+
+FuncKind KindOf(const py::Stmt& def, bool* auto_mutex) {
+  for (const auto& d : def.decorator_list) {
+    std::string n = py::DecoratorName(*d);
+    std::string c = Canonical(n);
+    if (c == "pl.jit" || absl::EndsWith(n, ".jit") || n == "jit") {
+      if (d->kind == py::ExprKind::kCall) {
+        if (const py::Expr* am = py::FindKeyword(*d, "auto_mutex")) {
+          if (auto b = py::BoolValue(*am)) *auto_mutex = *b;
+        }
+      }
+      return FuncKind::kJit;
+    }
+    if (c == "pl.vector_function" || absl::EndsWith(n, "vector_function")) return FuncKind::kVector;
+    if (c == "pl.inline" || absl::EndsWith(n, ".inline")) return FuncKind::kHelper;
+  }
+  return FuncKind::kHost;
+}
+
+}  // namespace
+
+std::unique_ptr<Program> LowerProgram(py::Module module, const std::string& file, HazardSink& sink) {
+  auto prog = std::make_unique<Program>();
+  prog->file = file;
+  prog->module = std::move(module);
+  // Builtin Python names are resolved by the interpreter when no global shadows them.
+  for (const auto& s : prog->module.body) {
+    if (s->kind == py::StmtKind::kImport || s->kind == py::StmtKind::kImportFrom) AddImport(*prog, *s);
+  }
+  for (const auto& s : prog->module.body) {
+    if (s->kind != py::StmtKind::kFunctionDef) continue;
+    auto f = std::make_unique<FuncIR>();
+    f->name = s->name;
+    f->line = s->span.line;
+    f->def = s.get();
+    f->kind = KindOf(*s, &f->auto_mutex);
+    auto v = std::make_shared<const FuncIR*>(f.get());
+    prog->globals[s->name] = Value::Obj(VK::kFunc, v);
+    prog->funcs[s->name] = std::move(f);
+  }
+  // Functions called from a kernel or VF body are helpers (inlined), not host code.
+  for (auto& [name, f] : prog->funcs) {
+    if (f->kind != FuncKind::kJit && f->kind != FuncKind::kVector) continue;
+    py::ForEachCall(*f->def, [&](const py::Expr& call) {
+      if (call.func->kind != py::ExprKind::kName) return;
+      auto it = prog->funcs.find(call.func->id);
+      if (it != prog->funcs.end() && it->second->kind == FuncKind::kHost) it->second->kind = FuncKind::kHelper;
+    });
+  }
+  // Module-level statements: constants (assignments) only; everything else is host setup.
+  Scope sc;
+  sc.prog = prog.get();
+  sc.sink = &sink;
+  sc.module_level = true;
+  for (const auto& s : prog->module.body) {
+    if (s->kind == py::StmtKind::kAssign || s->kind == py::StmtKind::kAnnAssign ||
+        s->kind == py::StmtKind::kAugAssign)
+      prog->module_body.push_back(LowerStmt(*s, sc));
+  }
+  for (auto& [name, f] : prog->funcs) LowerFunction(*f, *prog, sink);
+  std::set<std::string> module_names;
+  for (const auto& [name, v] : prog->globals) module_names.insert(name);
+  for (const auto& s : prog->module.body) {
+    std::set<std::string> assigned, ignored;
+    if (s->kind == py::StmtKind::kAssign || s->kind == py::StmtKind::kAnnAssign) {
+      for (const auto& t : s->targets) CollectTargets(*t, module_names);
+      if (s->target) CollectTargets(*s->target, module_names);
+    }
+  }
+  for (auto& [name, f] : prog->funcs)
+    if (f->kind == FuncKind::kVector) CheckVectorFunction(*f->def, module_names, sink);
+  return prog;
+}
+
+}  // namespace opdev::sim

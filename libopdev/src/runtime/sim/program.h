@@ -1,0 +1,98 @@
+// The interpreter's program form: the pyfront AST of a kernel file lowered once into nodes
+// with resolved variable slots, resolved `pl.*`/`vf.*`/torch builtins and enum/dtype
+// constants, so the hot loops of a kernel evaluate without name lookups. Lowering also runs
+// the static VF-body checks (MTE ops inside VF, runtime `if`, stale loop values) and marks
+// wrapper statements outside the wrapper boundary.
+#pragma once
+
+#include "value.h"
+
+#include "opdev/pyfront/ast.h"
+#include "opdev/sim/hazards.h"
+
+#include <map>
+#include <set>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace opdev::sim {
+
+enum class XK {
+  kConst, kLocal, kGlobal, kBuiltinRef, kAttr, kSubscript, kCall, kBin, kUnary, kCompare,
+  kBoolOp, kIfExp, kTuple, kList, kSlice, kDict, kUnsupported,
+};
+
+struct XNode {
+  XK kind = XK::kConst;
+  int line = 0;
+  Value constant;               // kConst
+  int slot = -1;                // kLocal
+  std::string name;             // kGlobal name, kAttr attribute, builtin / unsupported text
+  mutable Value* global = nullptr;  // kGlobal cache
+  BuiltinFn fn = nullptr;       // kBuiltinRef
+  py::Op op = py::Op::kAdd;     // kBin/kUnary/kBoolOp
+  std::vector<py::Op> ops;      // kCompare
+  std::unique_ptr<XNode> a, b, c;
+  std::vector<std::unique_ptr<XNode>> items;  // call args, elts, comparators, dict values
+  std::vector<std::unique_ptr<XNode>> keys;   // dict keys
+  std::vector<std::pair<std::string, std::unique_ptr<XNode>>> kwargs;
+};
+
+enum class SK {
+  kAssign, kAugAssign, kExpr, kIf, kFor, kWhile, kBreak, kContinue, kReturn, kWith, kPass,
+  kAssert, kRaise, kSkip,
+};
+
+struct SNode {
+  SK kind = SK::kPass;
+  int line = 0;
+  std::vector<std::unique_ptr<XNode>> targets;
+  std::unique_ptr<XNode> value, test, iter, target, msg;
+  py::Op op = py::Op::kAdd;
+  std::vector<SNode> body, orelse;
+  std::string note;  // kSkip: why
+};
+
+enum class FuncKind { kHelper, kVector, kJit, kHost };
+
+struct ParamInfo {
+  std::string name;
+  const py::Expr* annotation = nullptr;
+};
+
+struct FuncIR {
+  std::string name;
+  FuncKind kind = FuncKind::kHelper;
+  int line = 0;
+  std::vector<ParamInfo> params;
+  std::vector<std::unique_ptr<XNode>> defaults;  // for the last defaults.size() params
+  std::vector<std::string> slot_names;
+  std::vector<SNode> body;
+  const py::Stmt* def = nullptr;
+  bool auto_mutex = true;
+};
+
+struct Program {
+  std::string file;
+  py::Module module;
+  std::map<std::string, Value> globals;
+  std::map<std::string, std::unique_ptr<FuncIR>> funcs;
+  std::vector<SNode> module_body;  // top-level statements to run (constants, imports)
+};
+
+// Lowers a parsed module. Static hazards go to `sink`.
+std::unique_ptr<Program> LowerProgram(py::Module module, const std::string& file, HazardSink& sink);
+
+// The builtin registry (filled by the builtins_*.cpp files).
+BuiltinFn FindBuiltin(const std::string& qualified);  // "pl.add", "vf.exp_sub", "torch.empty"
+// Constants named by a qualified name: dtypes, enum members, layouts ("pl.DT_FP32",
+// "pl.MaskPattern.ALL", "torch.float16", "pl.DN").
+bool FindConstant(const std::string& qualified, Value* out);
+
+// Static checks of a @pl.vector_function body.
+// `module_names` are the module-level names (constants, imports, functions): compile-time.
+void CheckVectorFunction(const py::Stmt& def, const std::set<std::string>& module_names,
+                         HazardSink& sink);
+
+}  // namespace opdev::sim

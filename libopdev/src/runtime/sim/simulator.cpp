@@ -1,0 +1,181 @@
+// The simulator's library entry: parse and lower a kernel file, bind input tensors, run the
+// wrapper or kernel entry, check output coverage and return outputs plus hazards.
+#include "opdev/sim/simulator.h"
+
+#include "interpreter.h"
+#include "program.h"
+
+#include "opdev/pyfront/parser.h"
+#include "opdev/support/file_io.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+
+#include <boost/json.hpp>
+
+namespace opdev::sim {
+
+namespace {
+
+std::shared_ptr<GmTensor> ToGm(const precision::Tensor& t, const std::string& name) {
+  auto g = GmTensor::Make(name, t.dtype(), t.shape());
+  std::memcpy(g->data.data(), t.data(), t.nbytes());
+  return g;
+}
+
+absl::StatusOr<precision::Tensor> FromGm(const GmTensor& g) {
+  return precision::Tensor::FromBytes(g.dtype, g.shape, g.data.data(), g.data.size());
+}
+
+void CheckCoverage(Interp& in, HazardSink& sink, const GmTensor& t, int line) {
+  int64_t unwritten = 0, first = -1;
+  for (size_t i = 0; i < t.writer.size(); ++i)
+    if (t.writer[i] < 0) { if (first < 0) first = static_cast<int64_t>(i); ++unwritten; }
+  if (unwritten == 0) return;
+  std::vector<std::string> idx;
+  int64_t rem = first;
+  std::vector<int64_t> coord(t.shape.size());
+  for (int d = static_cast<int>(t.shape.size()) - 1; d >= 0; --d) {
+    coord[d] = t.shape[d] ? rem % t.shape[d] : 0;
+    rem = t.shape[d] ? rem / t.shape[d] : 0;
+  }
+  sink.Report(hazard::kOutputUnwritten, line,
+              absl::StrFormat("%d of %d elements of output '%s' were never written by any core (first at "
+                              "[%s]); check the work split, loop bounds and tail handling",
+                              unwritten, t.numel(), t.name, absl::StrJoin(coord, ", ")));
+  (void)in;
+}
+
+}  // namespace
+
+absl::StatusOr<SimResult> RunKernelSource(std::string_view source, const std::string& filename,
+                                          const std::vector<precision::Tensor>& inputs,
+                                          const SimOptions& options) {
+  Diagnostics parse_diags;
+  auto mod = py::ParseModule(source, filename, &parse_diags);
+  if (!mod.ok()) return mod.status();
+  HazardSink sink(filename);
+  std::unique_ptr<Program> prog = LowerProgram(std::move(*mod), filename, sink);
+  auto fit = prog->funcs.find(options.entry);
+  if (fit == prog->funcs.end()) {
+    std::vector<std::string> names;
+    for (const auto& [n, f] : prog->funcs)
+      if (f->kind == FuncKind::kJit || f->kind == FuncKind::kHost) names.push_back(n);
+    return absl::NotFoundError(absl::StrCat(filename, ": no function '", options.entry,
+                                            "' (wrappers and kernels: ", absl::StrJoin(names, ", "), ")"));
+  }
+  const FuncIR& entry = *fit->second;
+  if (entry.kind != FuncKind::kJit && entry.kind != FuncKind::kHost)
+    return absl::InvalidArgumentError(absl::StrCat(filename, ": '", options.entry,
+                                                   "' is a ", entry.kind == FuncKind::kVector ? "@pl.vector_function" : "helper",
+                                                   "; the entry must be the wrapper or the @pl.jit kernel"));
+
+  Interp in(*prog, sink, options.target);
+  in.platform.vector_core_num = options.vector_core_num;
+  in.platform.cube_core_num = options.cube_core_num;
+  in.platform.core_num = options.cube_core_num;
+  in.platform.soc_version = options.target == Target::kA5 ? "Ascend950" : "Ascend910_93";
+
+  SimResult result;
+  std::vector<Value> args;
+  std::vector<std::shared_ptr<GmTensor>> bound;
+  // Parameter names for the inputs.
+  size_t ti = 0;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    std::string name = i < entry.params.size() ? entry.params[i].name : absl::StrCat("arg", i);
+    auto g = ToGm(inputs[i], name);
+    in.tensors.push_back(g);
+    bound.push_back(g);
+    args.push_back(Value::Obj(VK::kTensor, g));
+    ++ti;
+  }
+  for (double s : options.scalar_args) {
+    if (std::floor(s) == s && std::fabs(s) < 9e15) args.push_back(Value::Int(static_cast<int64_t>(s)));
+    else args.push_back(Value::Float(s));
+  }
+  if (args.size() > entry.params.size())
+    return absl::InvalidArgumentError(absl::StrFormat("%s: '%s' takes %d parameters but %d inputs were given", filename,
+                                                      entry.name, entry.params.size(), args.size()));
+
+  Value ret;
+  try {
+    in.RunModuleBody();
+    Kwargs kw;
+    if (entry.kind == FuncKind::kJit) {
+      int64_t bd = options.block_dim > 0 ? options.block_dim : 1;
+      in.Launch(entry, bd, args, kw, entry.line);
+    } else {
+      in.in_wrapper = true;
+      in.block_dim_override = options.block_dim;
+      ret = in.CallFunction(entry, args, kw, entry.line);
+    }
+    result.completed = true;
+  } catch (const SimError& e) {
+    sink.Report(e.code, e.line, e.what());
+  } catch (const std::bad_alloc&) {
+    sink.Report(hazard::kRuntimeError, in.current_line, "out of memory while simulating");
+  }
+
+  // Outputs.
+  std::vector<std::pair<std::string, std::shared_ptr<GmTensor>>> outs;
+  if (entry.kind == FuncKind::kJit) {
+    for (const auto& g : bound) {
+      bool written = false;
+      for (int32_t w : g->writer) if (w >= 0) { written = true; break; }
+      if (written) outs.emplace_back(g->name, g);
+    }
+  } else if (result.completed) {
+    if (ret.kind == VK::kTensor) {
+      outs.emplace_back(ret.As<GmTensor>().name, ret.Ptr<GmTensor>());
+    } else if (ret.IsSeq()) {
+      for (const auto& v : ret.Items())
+        if (v.kind == VK::kTensor) outs.emplace_back(v.As<GmTensor>().name, v.Ptr<GmTensor>());
+    } else if (ret.kind != VK::kNone) {
+      sink.Report(hazard::kRuntimeError, entry.line, "the wrapper returned a " + KindName(ret.kind) + ", not tensors");
+    }
+  }
+  if (result.completed) {
+    int line = in.launches.empty() ? entry.line : in.launches.back().line;
+    if (in.launches.empty() && !outs.empty())
+      sink.Report(hazard::kOutputUnwritten, entry.line, "the wrapper never launched a kernel");
+    else
+      for (const auto& [n, g] : outs) CheckCoverage(in, sink, *g, line);
+  }
+  for (const auto& [n, g] : outs) {
+    auto t = FromGm(*g);
+    if (!t.ok()) return t.status();
+    result.outputs.push_back({n, *t});
+  }
+  result.hazards = sink.Finish();
+  result.stats.vf_ops = in.stats.vf_ops;
+  result.stats.lane_ops = in.stats.lane_ops;
+  result.stats.tile_elems = in.stats.tile_elems;
+  result.stats.statements = in.stats.statements;
+  result.stats.cores_run = in.stats.cores_run;
+  result.stats.launches = static_cast<int64_t>(in.launches.size());
+  result.stats.block_dim = in.launches.empty() ? 0 : in.launches.back().block_dim;
+  return result;
+}
+
+absl::StatusOr<SimResult> RunKernelFile(const std::string& path, const std::vector<precision::Tensor>& inputs,
+                                        const SimOptions& options) {
+  auto text = ReadTextFile(path);
+  if (!text.ok()) return text.status();
+  return RunKernelSource(*text, path, inputs, options);
+}
+
+std::string HazardCatalogueJson() {
+  boost::json::array arr;
+  for (const auto& h : HazardCatalogue()) {
+    boost::json::object o;
+    o["code"] = std::string(h.code);
+    o["severity"] = std::string(SeverityName(h.severity));
+    o["category"] = std::string(h.category);
+    o["summary"] = std::string(h.summary);
+    arr.push_back(std::move(o));
+  }
+  return boost::json::serialize(arr);
+}
+
+}  // namespace opdev::sim

@@ -1,0 +1,105 @@
+// Runtime values of the kernel interpreter: Python scalars and containers, PyPTO-Pro objects
+// (dtypes, enum members, TileType, tiles, tile+offset, tile groups, GM tensors, vector and
+// mask registers), functions, builtins and bound methods. Heap objects are shared; registers
+// are immutable once built, so copying a Value never copies register bytes.
+#pragma once
+
+#include "opdev/sim/memory.h"
+#include "opdev/sim/tile.h"
+#include "opdev/sim/vreg.h"
+#include "opdev/support/dtype.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace opdev::sim {
+
+class Interp;
+struct XNode;
+struct FuncIR;
+struct Value;
+
+enum class VK : uint8_t {
+  kNone, kBool, kInt, kFloat, kStr, kTuple, kList, kDType, kEnum, kTileType, kTile, kTileOffset,
+  kGroup, kTensor, kVReg, kMask, kFunc, kBuiltin, kModule, kMethod, kLaunch, kPlatform,
+  kUnavailable, kDict,
+};
+
+struct Kwarg {
+  const std::string* name;
+  Value* value;
+};
+
+using BuiltinFn = Value (*)(Interp&, const XNode& call, std::vector<Value>& args,
+                            std::vector<std::pair<std::string, Value>>& kwargs);
+
+struct Value {
+  VK kind = VK::kNone;
+  int64_t i = 0;      // int / bool / dtype (enum value) / tile offset
+  double f = 0;       // float
+  std::string s;      // str, enum member "MaskPattern.ALL", module "pl", method name, reason
+  std::shared_ptr<void> o;  // heap object by kind
+  BuiltinFn fn = nullptr;   // kBuiltin
+
+  static Value None() { return Value{}; }
+  static Value Int(int64_t v) { Value x; x.kind = VK::kInt; x.i = v; return x; }
+  static Value Float(double v) { Value x; x.kind = VK::kFloat; x.f = v; return x; }
+  static Value Bool(bool v) { Value x; x.kind = VK::kBool; x.i = v ? 1 : 0; return x; }
+  static Value Str(std::string v) { Value x; x.kind = VK::kStr; x.s = std::move(v); return x; }
+  static Value DTypeV(DType t) { Value x; x.kind = VK::kDType; x.i = static_cast<int64_t>(t); return x; }
+  static Value Enum(std::string v) { Value x; x.kind = VK::kEnum; x.s = std::move(v); return x; }
+  static Value Module(std::string v) { Value x; x.kind = VK::kModule; x.s = std::move(v); return x; }
+  static Value Unavailable(std::string why) { Value x; x.kind = VK::kUnavailable; x.s = std::move(why); return x; }
+  static Value TupleV(std::vector<Value> items);
+  static Value ListV(std::vector<Value> items);
+  template <typename T>
+  static Value Obj(VK k, std::shared_ptr<T> p) { Value x; x.kind = k; x.o = std::move(p); return x; }
+
+  template <typename T>
+  T& As() const { return *static_cast<T*>(o.get()); }
+  template <typename T>
+  std::shared_ptr<T> Ptr() const { return std::static_pointer_cast<T>(o); }
+
+  bool IsNumber() const { return kind == VK::kInt || kind == VK::kFloat || kind == VK::kBool; }
+  bool IsSeq() const { return kind == VK::kTuple || kind == VK::kList; }
+  const std::vector<Value>& Items() const { return As<std::vector<Value>>(); }
+  std::vector<Value>& MutItems() const { return As<std::vector<Value>>(); }
+  DType dtype() const { return static_cast<DType>(i); }
+};
+
+inline Value Value::TupleV(std::vector<Value> items) {
+  Value x;
+  x.kind = VK::kTuple;
+  x.o = std::make_shared<std::vector<Value>>(std::move(items));
+  return x;
+}
+inline Value Value::ListV(std::vector<Value> items) {
+  Value x;
+  x.kind = VK::kList;
+  x.o = std::make_shared<std::vector<Value>>(std::move(items));
+  return x;
+}
+
+// Platform info object (get_platform_info()).
+struct PlatformInfo {
+  int64_t core_num = 0, vector_core_num = 0, cube_core_num = 0;
+  std::string soc_version;
+};
+
+// A method bound to its receiver (group.next, tensor.dim, ...).
+struct BoundMethod {
+  Value self;
+};
+
+// kernel[stream, block_dim] before the call.
+struct LaunchSpec {
+  const FuncIR* kernel = nullptr;
+  Value block_dim;
+};
+
+std::string KindName(VK k);
+std::string Repr(const Value& v);  // short text for messages
+
+}  // namespace opdev::sim

@@ -1,0 +1,58 @@
+// Helpers shared by the simulator tests: deterministic inputs, double-precision references
+// and running a test kernel from tests/data/sim.
+#pragma once
+
+#include "opdev/precision/tensor.h"
+#include "opdev/sim/simulator.h"
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace simtest {
+
+inline std::string DataPath(const std::string& name) {
+  return std::string(OPDEV_SOURCE_DIR) + "/tests/data/sim/" + name;
+}
+
+// Uniform values in [lo, hi) from a fixed LCG, rounded to the dtype.
+inline opdev::precision::Tensor Random(opdev::DType dt, std::vector<int64_t> shape, double lo, double hi,
+                                       uint64_t seed = 1) {
+  int64_t n = 1;
+  for (auto d : shape) n *= d;
+  std::vector<double> v(static_cast<size_t>(n));
+  uint64_t s = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+  for (auto& x : v) {
+    s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+    double u = static_cast<double>(s >> 11) / 9007199254740992.0;
+    x = lo + (hi - lo) * u;
+  }
+  return *opdev::precision::Tensor::FromDoubles(dt, shape, v);
+}
+
+// Row softmax in double of a 2-D tensor.
+inline std::vector<double> SoftmaxRef(const opdev::precision::Tensor& x) {
+  int64_t r = x.shape()[0], c = x.shape()[1];
+  std::vector<double> out(static_cast<size_t>(r * c));
+  for (int64_t i = 0; i < r; ++i) {
+    double m = -1e300;
+    for (int64_t j = 0; j < c; ++j) m = std::max(m, x.GetDouble(i * c + j));
+    double s = 0;
+    for (int64_t j = 0; j < c; ++j) s += std::exp(x.GetDouble(i * c + j) - m);
+    for (int64_t j = 0; j < c; ++j) out[i * c + j] = std::exp(x.GetDouble(i * c + j) - m) / s;
+  }
+  return out;
+}
+
+inline double MaxAbsDiff(const opdev::precision::Tensor& a, const std::vector<double>& ref) {
+  double d = 0;
+  for (int64_t i = 0; i < a.numel(); ++i) {
+    double x = a.GetDouble(i);
+    if (std::isnan(x)) return INFINITY;
+    d = std::max(d, std::fabs(x - ref[static_cast<size_t>(i)]));
+  }
+  return d;
+}
+
+}  // namespace simtest
