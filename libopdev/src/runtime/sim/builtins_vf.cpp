@@ -236,7 +236,7 @@ Value ExpSubFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
 
 template <vf::ReduceOp OP>
 Value ReduceFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
-  Args a(in, call, pos, kw, "vf reduction");
+  Args a(in, call, pos, kw, OP == vf::ReduceOp::kSum ? "vf.reduce_sum" : OP == vf::ReduceOp::kMax ? "vf.reduce_max" : "vf.reduce_min");
   RequireVf(a);
   const VReg& x = a.Reg(0, "src");
   const MaskReg& m = a.Mask(1, "preg");
@@ -244,6 +244,10 @@ Value ReduceFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   if (const Value* d = a.Get(2, "datablock"); d && in.Truthy(*d))
     in.Fail(hazard::kUnsupported, call.line, "datablock reductions are not simulated");
   VReg r = vf::Reduce(OP, x, m);
+  if (r.any_undef)
+    in.sink.Report(hazard::kUninitRead, call.line,
+                   std::string(a.fname()) + " combines active lanes loaded from on-chip bytes never written in "
+                   "this run (the mask admits padding or stale lanes)");
   Count(in, x);
   return MakeReg(std::move(r));
 }

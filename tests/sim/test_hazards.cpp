@@ -1,0 +1,237 @@
+// Mutated kernels: each test edits one line of tests/data/sim/softmax_vf_fp32.py (a correct
+// kernel) into a typical defect and checks that the simulator reports the right hazard code
+// at the right line, and — where the defect corrupts data — that the output is wrong.
+#include "sim_test_util.h"
+
+#include "opdev/support/file_io.h"
+
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+using namespace opdev;
+
+namespace {
+
+std::string Base() { return *ReadTextFile(simtest::DataPath("softmax_vf_fp32.py")); }
+
+// Replaces the single occurrence of `from` (must exist exactly once).
+std::string Mutate(std::string src, const std::string& from, const std::string& to) {
+  auto pos = src.find(from);
+  REQUIRE(pos != std::string::npos);
+  REQUIRE(src.find(from, pos + 1) == std::string::npos);
+  return src.replace(pos, from.size(), to);
+}
+
+// Replaces the n-th (0-based) occurrence of `from`.
+std::string MutateNth(std::string src, const std::string& from, const std::string& to, int n) {
+  size_t pos = src.find(from);
+  for (int i = 0; i < n && pos != std::string::npos; ++i) pos = src.find(from, pos + 1);
+  REQUIRE(pos != std::string::npos);
+  return src.replace(pos, from.size(), to);
+}
+
+// 1-based line of the n-th occurrence of `needle`.
+int LineOf(const std::string& src, const std::string& needle, int n = 0) {
+  size_t pos = src.find(needle);
+  for (int i = 0; i < n && pos != std::string::npos; ++i) pos = src.find(needle, pos + 1);
+  REQUIRE(pos != std::string::npos);
+  return 1 + static_cast<int>(std::count(src.begin(), src.begin() + static_cast<long>(pos), '\n'));
+}
+
+struct Run {
+  sim::SimResult r;
+  double err = 0;  // max abs error vs the double softmax (inf when no output / NaN)
+};
+
+Run RunSoftmax(const std::string& src, std::vector<int64_t> shape = {777, 300}) {
+  auto x = simtest::Random(DType::kFloat32, shape, -4.0, 4.0, 3);
+  sim::SimOptions opts;
+  opts.entry = "softmax_wrapper";
+  auto r = sim::RunKernelSource(src, "mutant.py", {x}, opts);
+  REQUIRE(r.ok());
+  Run out{*r, INFINITY};
+  if (!r->outputs.empty()) out.err = simtest::MaxAbsDiff(r->outputs[0].tensor, simtest::SoftmaxRef(x));
+  return out;
+}
+
+bool HasAt(const Diagnostics& d, std::string_view code, int line) {
+  for (const auto& x : d.items())
+    if (x.code == code && x.line == line) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("the unmutated kernel is clean") {
+  Run run = RunSoftmax(Base());
+  INFO(run.r.hazards.ToText());
+  CHECK(run.r.hazards.empty());
+  CHECK(run.err < 1e-6);
+}
+
+TEST_CASE("mutant: tail mask covers the whole register (padding lanes reach the sum)") {
+  std::string src = MutateNth(Base(), "m = vf.update_mask(live, dtype=pl.DT_FP32)",
+                              "m = vf.update_mask(LANES, dtype=pl.DT_FP32)", 1);
+  Run run = RunSoftmax(src);
+  INFO(run.r.hazards.ToText());
+  CHECK(HasAt(run.r.hazards, "SIM-UNINIT-READ", LineOf(src, "vf.reduce_sum(e, m)")));
+  CHECK(run.err > 1e-3);  // padding lanes are NaN poison: the FAIL is real
+}
+
+TEST_CASE("mutant: missing set_validshape before the load reads outside x") {
+  std::string src = Mutate(Base(), "            pl.set_validshape(xt, [live_rows, cols])\n", "");
+  Run run = RunSoftmax(src);
+  INFO(run.r.hazards.ToText());
+  CHECK(HasAt(run.r.hazards, "SIM-GM-OOB", LineOf(src, "pl.load(xt, x, [r0, 0])")));
+}
+
+TEST_CASE("mutant: set_validshape after the load it should bound") {
+  std::string src = Mutate(Base(),
+                           "            pl.set_validshape(xt, [live_rows, cols])\n            pl.load(xt, x, [r0, 0])\n",
+                           "            pl.load(xt, x, [r0, 0])\n            pl.set_validshape(xt, [live_rows, cols])\n");
+  Run run = RunSoftmax(src);
+  INFO(run.r.hazards.ToText());
+  CHECK(HasAt(run.r.hazards, "SIM-VALIDSHAPE-AFTER-LOAD", LineOf(src, "pl.set_validshape(xt")));
+  CHECK(HasAt(run.r.hazards, "SIM-GM-OOB", LineOf(src, "pl.load(xt, x, [r0, 0])")));
+}
+
+TEST_CASE("mutant: the stride loop skips row blocks") {
+  std::string src = Mutate(Base(), "pl.range(me, blocks, cores)", "pl.range(me, blocks, cores + 1)");
+  Run run = RunSoftmax(src, {2049, 100});  // 129 blocks on 48 cores: stride 49 misses some
+  INFO(run.r.hazards.ToText());
+  CHECK(HasAt(run.r.hazards, "SIM-OUT-UNWRITTEN", LineOf(src, "softmax_kernel[None, cores](x, y)")));
+  CHECK(run.err > 1e-3);
+}
+
+TEST_CASE("mutant: ping and pong input slots overlap") {
+  std::string src = Mutate(Base(), "X_PONG = X_PING + BLOCK_BYTES", "X_PONG = X_PING + BLOCK_BYTES // 2");
+  Run run = RunSoftmax(src, {2049, 100});
+  INFO(run.r.hazards.ToText());
+  CHECK(HasAt(run.r.hazards, "SIM-TILE-OVERLAP", LineOf(src, "xs = pl.make_tile_group")));
+}
+
+TEST_CASE("mutant: pl.fillpad inside the VF function") {
+  std::string src = Mutate(Base(), "    full = vf.create_mask(", "    pl.fillpad(dst, src)\n    full = vf.create_mask(");
+  Run run = RunSoftmax(src, {16, 64});
+  INFO(run.r.hazards.ToText());
+  CHECK(HasAt(run.r.hazards, "SIM-VF-MTE-OP", LineOf(src, "pl.fillpad(dst, src)")));
+}
+
+TEST_CASE("mutant: pl.load inside the VF function") {
+  std::string src = Mutate(Base(), "    full = vf.create_mask(", "    pl.load(src, x, [0, 0])\n    full = vf.create_mask(");
+  Run run = RunSoftmax(src, {16, 64});
+  INFO(run.r.hazards.ToText());
+  CHECK(HasAt(run.r.hazards, "SIM-VF-MTE-OP", LineOf(src, "pl.load(src, x, [0, 0])")));
+}
+
+TEST_CASE("mutant: the store offset is one row off (out-of-range store and a hole)") {
+  std::string src = Mutate(Base(), "pl.store(y, yt, [r0, 0])", "pl.store(y, yt, [r0 + 1, 0])");
+  Run run = RunSoftmax(src, {2049, 100});
+  INFO(run.r.hazards.ToText());
+  int line = LineOf(src, "pl.store(y, yt, [r0 + 1, 0])");
+  CHECK(HasAt(run.r.hazards, "SIM-GM-OOB", line));
+  CHECK(run.r.hazards.HasCode("SIM-OUT-UNWRITTEN"));
+  CHECK(run.err > 1e-3);
+}
+
+TEST_CASE("mutant: every core processes every row block (outputs written by several cores)") {
+  std::string src = Mutate(Base(), "pl.range(me, blocks, cores)", "pl.range(0, blocks, 1)");
+  Run run = RunSoftmax(src, {100, 64});
+  INFO(run.r.hazards.ToText());
+  CHECK(HasAt(run.r.hazards, "SIM-OUT-MULTI-CORE", LineOf(src, "pl.store(y, yt, [r0, 0])")));
+  CHECK(run.err < 1e-6);  // the values are right; the ownership is not
+}
+
+TEST_CASE("mutant: an fp16-width mask drives fp32 lanes") {
+  std::string src = MutateNth(Base(), "m = vf.update_mask(live, dtype=pl.DT_FP32)",
+                              "m = vf.update_mask(live, dtype=pl.DT_FP16)", 0);
+  Run run = RunSoftmax(src);
+  INFO(run.r.hazards.ToText());
+  CHECK(HasAt(run.r.hazards, "SIM-MASK-DTYPE", LineOf(src, "best = vf.max(best, vf.reduce_max(v, m), full)")));
+}
+
+TEST_CASE("mutant: a VF function's register result is passed to another VF function") {
+  std::string src = Mutate(Base(), "@pl.jit(auto_mutex=True)",
+                           "@pl.vector_function\n"
+                           "def make_mask(n: pl.DT_INT64):\n"
+                           "    return vf.update_mask(n, dtype=pl.DT_FP32)\n\n\n"
+                           "@pl.vector_function\n"
+                           "def use_mask(dst, m):\n"
+                           "    z = vf.full(0.0, m, dtype=pl.DT_FP32)\n"
+                           "    vf.store_align(dst, z, m)\n\n\n"
+                           "@pl.jit(auto_mutex=True)");
+  src = Mutate(src, "            row_softmax(xt, yt, live_rows, cols)\n",
+               "            mk = make_mask(cols)\n            use_mask(yt, mk)\n            row_softmax(xt, yt, live_rows, cols)\n");
+  Run run = RunSoftmax(src, {16, 64});
+  INFO(run.r.hazards.ToText());
+  CHECK(HasAt(run.r.hazards, "SIM-VF-RETURN-CHAIN", LineOf(src, "use_mask(yt, mk)")));
+}
+
+TEST_CASE("mutant: an if on a runtime value inside the VF body") {
+  std::string src = Mutate(Base(), "    regs = (cols + LANES - 1) // LANES\n",
+                           "    regs = (cols + LANES - 1) // LANES\n    if cols > 256:\n        regs = regs + 0\n");
+  Run run = RunSoftmax(src, {16, 64});
+  INFO(run.r.hazards.ToText());
+  CHECK(HasAt(run.r.hazards, "SIM-VF-RUNTIME-IF", LineOf(src, "if cols > 256:")));
+}
+
+TEST_CASE("mutant: the output loop reuses the mask of the previous loop (stale value)") {
+  std::string src = MutateNth(Base(), "            m = vf.update_mask(live, dtype=pl.DT_FP32)\n", "", 2);
+  Run run = RunSoftmax(src);
+  INFO(run.r.hazards.ToText());
+  CHECK(HasAt(run.r.hazards, "SIM-VF-STALE-VALUE", LineOf(src, "e = vf.exp_sub(v, best_all, m)", 1)));
+  CHECK(run.err > 1e-3);  // non-tail registers are stored with the tail mask
+}
+
+TEST_CASE("mutant: tiles do not fit in UB") {
+  std::string src = Mutate(Base(), "ROW_CAP = 512", "ROW_CAP = 1024");
+  Run run = RunSoftmax(src, {16, 64});
+  INFO(run.r.hazards.ToText());
+  CHECK(HasAt(run.r.hazards, "SIM-TILE-CAPACITY", LineOf(src, "ys = pl.make_tile_group")));
+}
+
+TEST_CASE("mutant: misaligned UB address") {
+  std::string src = Mutate(Base(), "X_PING = 0", "X_PING = 16");
+  Run run = RunSoftmax(src, {16, 64});
+  INFO(run.r.hazards.ToText());
+  CHECK(HasAt(run.r.hazards, "SIM-TILE-ALIGN", LineOf(src, "xs = pl.make_tile_group")));
+}
+
+TEST_CASE("mutant: tile row of 500 fp32 is not 32-byte aligned") {
+  std::string src = Mutate(Base(), "ROW_CAP = 512", "ROW_CAP = 500");
+  Run run = RunSoftmax(src, {16, 64});
+  INFO(run.r.hazards.ToText());
+  CHECK(HasAt(run.r.hazards, "SIM-TILE-SHAPE-ALIGN", LineOf(src, "xs = pl.make_tile_group")));
+}
+
+TEST_CASE("mutant: the VF call is dropped, so unwritten UB bytes are stored") {
+  std::string src = Mutate(Base(), "            row_softmax(xt, yt, live_rows, cols)\n", "");
+  Run run = RunSoftmax(src, {16, 64});
+  INFO(run.r.hazards.ToText());
+  CHECK(HasAt(run.r.hazards, "SIM-UNINIT-READ", LineOf(src, "pl.store(y, yt, [r0, 0])")));
+  CHECK(run.err > 1e-3);
+}
+
+TEST_CASE("mutant: the wrapper reshapes its input (outside the wrapper boundary)") {
+  std::string src = Mutate(Base(), "    y = torch.empty_like(x)\n", "    x = x.contiguous()\n    y = torch.empty_like(x)\n");
+  Run run = RunSoftmax(src, {16, 64});
+  INFO(run.r.hazards.ToText());
+  CHECK(HasAt(run.r.hazards, "SIM-WRAPPER-BOUNDARY", LineOf(src, "x = x.contiguous()")));
+  CHECK(run.err < 1e-6);  // the skipped statement did not change the result here
+}
+
+TEST_CASE("mutant: launch with block_dim 0") {
+  std::string src = Mutate(Base(), "cores = min(get_platform_info().vector_core_num, blocks)", "cores = 0");
+  Run run = RunSoftmax(src, {16, 64});
+  INFO(run.r.hazards.ToText());
+  CHECK(HasAt(run.r.hazards, "SIM-BLOCK-DIM", LineOf(src, "softmax_kernel[None, cores](x, y)")));
+  CHECK_FALSE(run.r.completed);
+}
+
+TEST_CASE("the wrapper's own argument checks run: too many columns is rejected with its line") {
+  Run run = RunSoftmax(Base(), {4, 600});
+  INFO(run.r.hazards.ToText());
+  CHECK_FALSE(run.r.completed);
+  CHECK(HasAt(run.r.hazards, "SIM-RUNTIME", LineOf(Base(), "raise ValueError(\"too many columns\")")));
+}
