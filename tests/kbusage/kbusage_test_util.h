@@ -3,6 +3,7 @@
 #pragma once
 
 #include "opdev/kbusage/generate.h"
+#include "opdev/kbusage/py_json.h"
 #include "opdev/plan/round_plan.h"
 
 #include <boost/json.hpp>
@@ -63,5 +64,12 @@ inline opdev::plan::RoundPlan Plan(const fs::path& op, const opdev::plan::Dispat
 }
 
 inline boost::json::value ReadJson(const fs::path& p) { return boost::json::parse(Read(p)); }
+
+// The indent=2 Python form plus newline, as KB_USAGE files are written.
+inline std::optional<std::string> PyJsonDumpsForTest(const boost::json::value& v) {
+  auto r = opdev::kbusage::PyJsonDumps(v, 2);
+  if (!r.ok()) return std::nullopt;
+  return *r + "\n";
+}
 
 }  // namespace kbu_test

@@ -73,6 +73,7 @@ struct Resolver {
   const UsageInputs& in;
   const GenerateOptions& opts;
   Diagnostics& d;
+  std::string staged_wrapper;  // the round's wrapper in a Module round
 
   // Resolves the symbol list of `ir` in the file `target_rel` (symbols `syms`). Returns ""
   // when no record can be written (errors/notes reported). `staged` softens a missing
@@ -93,14 +94,19 @@ struct Resolver {
     for (const auto* r : refs) {
       for (const auto& item : r->items) {
         if (item.head.empty()) continue;
-        if (syms.Has(item.head)) {
-          if (std::find(symbols.begin(), symbols.end(), item.head) == symbols.end())
-            symbols.push_back(item.head);
+        std::string name = item.head;
+        // In a staged file the final wrapper <op>_wrapper is <op>_wrapper_module<suffix>.
+        if (staged && name == plan::FinalWrapper(in.op)) name = staged_wrapper;
+        if (syms.Has(name)) {
+          if (std::find(symbols.begin(), symbols.end(), name) == symbols.end())
+            symbols.push_back(name);
         } else if (item.claimed) {
-          missing_claimed.push_back(item.head);
+          missing_claimed.push_back(name);
         }
       }
     }
+    // A staged file grows Module by Module: a staged record names the symbols that exist.
+    if (staged && !symbols.empty()) missing_claimed.clear();
     if (!missing_claimed.empty()) {
       std::string list;
       for (const auto& m : missing_claimed) list += (list.empty() ? "" : ", ") + m;
@@ -275,7 +281,7 @@ absl::StatusOr<GenerateResult> GenerateKbUsage(const plan::RoundPlan& plan,
     return it->second ? &*it->second : nullptr;
   };
 
-  Resolver resolver{in, opts, d};
+  Resolver resolver{in, opts, d, plan.wrapper};
   for (const auto& sel : in.selections) {
     ClassUsage cu;
     cu.class_id = sel.class_id;

@@ -3,6 +3,8 @@
 
 #include <boost/json.hpp>
 
+#include "opdev/support/file_io.h"
+
 #include <charconv>
 
 namespace opdev::plan {
@@ -106,6 +108,53 @@ std::optional<std::int64_t> ParseModuleK(const std::string& text, Diagnostics* d
     return std::nullopt;
   }
   return k;
+}
+
+std::optional<Dispatch> DispatchFromArgs(const DispatchArgs& a, Diagnostics* diags) {
+  Diagnostics local;
+  Diagnostics& d = diags ? *diags : local;
+  if (a.dispatch_json) {
+    if (a.module_k || a.finalize || a.retry_of_verifier || a.cleanup_succeeded) {
+      d.Error(code::kDispatchConflict, category::kDispatchInvalid, "", 0,
+              "give the dispatch either as JSON or as flags, not both");
+      return std::nullopt;
+    }
+    std::string source = "<dispatch>";
+    std::string text = *a.dispatch_json;
+    if (!text.empty() && text[0] == '@') {
+      source = text.substr(1);
+      auto t = ReadTextFile(source);
+      if (!t.ok()) {
+        d.Error(code::kDispatchType, category::kInputError, source, 0,
+                "cannot read the dispatch: " + std::string(t.status().message()));
+        return std::nullopt;
+      }
+      text = *t;
+    }
+    boost::system::error_code ec;
+    boost::json::value v = boost::json::parse(text, ec);
+    if (ec) {
+      d.Error(code::kDispatchType, category::kDispatchInvalid, source, 0,
+              "dispatch is not valid JSON: " + ec.message());
+      return std::nullopt;
+    }
+    return ParseDispatchJson(v, source, &d);
+  }
+  Dispatch out;
+  if (a.module_k) {
+    auto k = ParseModuleK(*a.module_k, &d);
+    if (!k) return std::nullopt;
+    out.module_k = k;
+  }
+  out.finalize = a.finalize;
+  out.retry_of_verifier = a.retry_of_verifier;
+  out.cleanup_succeeded = a.cleanup_succeeded;
+  if (out.retry_of_verifier && !out.finalize) {
+    d.Error(code::kDispatchConflict, category::kDispatchInvalid, "", 0,
+            "--retry applies to a finalize dispatch (add --finalize)");
+    return std::nullopt;
+  }
+  return out;
 }
 
 }  // namespace opdev::plan

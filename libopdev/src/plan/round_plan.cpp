@@ -260,6 +260,10 @@ absl::StatusOr<RoundPlan> PlanRound(const std::string& op_dir, const Dispatch& d
     }
     plan.mode = Mode::kL0;
   }
+  if (dispatch.retry_of_verifier && !dispatch.finalize) {
+    d.Warning(code::kDispatchConflict, category::kDispatchInvalid, mi_path, 0,
+              "retry_of_verifier without finalize: planned as a redo of the same round");
+  }
   if (dispatch.cleanup_succeeded && !dispatch.finalize) {
     d.Warning(code::kDispatchConflict, category::kDispatchInvalid, mi_path, 0,
               "cleanup_succeeded only applies to a finalize dispatch; ignored");

@@ -49,4 +49,16 @@ std::optional<Dispatch> ParseDispatchJson(const boost::json::value& v, const std
 // ("2", "-1"); "2.0", "two", "" and out-of-range values are DISPATCH-TYPE errors.
 std::optional<std::int64_t> ParseModuleK(const std::string& text, Diagnostics* diags);
 
+// Command-line form of a dispatch: flags, or one JSON object (text, or "@path" to read it
+// from a file). Mixing the JSON form with flags is a DISPATCH-CONFLICT error; JSON that does
+// not parse is a DISPATCH-TYPE error naming the line.
+struct DispatchArgs {
+  std::optional<std::string> module_k;
+  bool finalize = false;
+  bool retry_of_verifier = false;
+  std::optional<bool> cleanup_succeeded;
+  std::optional<std::string> dispatch_json;
+};
+std::optional<Dispatch> DispatchFromArgs(const DispatchArgs& args, Diagnostics* diags);
+
 }  // namespace opdev::plan

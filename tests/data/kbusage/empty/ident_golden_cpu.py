@@ -1,0 +1,2 @@
+def ident_golden_cpu(x):
+    return x

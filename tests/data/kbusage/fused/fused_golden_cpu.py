@@ -1,0 +1,2 @@
+def fused_golden_cpu(x, w):
+    return x

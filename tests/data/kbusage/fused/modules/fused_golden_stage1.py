@@ -1,0 +1,2 @@
+def fused_golden_stage1(x, w):
+    return x

@@ -1,0 +1,2 @@
+def fused_golden_stage12(x, w):
+    return x

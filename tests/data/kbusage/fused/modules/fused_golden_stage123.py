@@ -1,0 +1,2 @@
+def fused_golden_stage123(x, w):
+    return x

@@ -1,0 +1,2 @@
+def _get_device():
+    return "cpu"

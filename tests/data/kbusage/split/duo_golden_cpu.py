@@ -1,0 +1,2 @@
+def duo_golden_cpu(x):
+    return x
