@@ -1,0 +1,60 @@
+// State shared by the codegen passes of one generation: the frozen inputs (DESIGN model,
+// SPEC contract, planned names), the folded §2.1 constants, the §5 launch contract, and the
+// helper that records design_violation findings at a DESIGN line.
+#pragma once
+
+#include "opdev/budget/const_eval.h"
+#include "opdev/contract/design_doc.h"
+#include "opdev/support/diagnostic.h"
+#include "opdev/support/target.h"
+
+#include "spec_contract.h"
+
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace opdev::codegen {
+
+struct LaunchContract {        // §5 "交付 launch 合同": `kernel[None, block_dim](x, y)`
+  std::string kernel;
+  std::vector<std::string> args;
+  int line = 0;
+};
+
+struct BlockDimContract {      // §5 host block_dim
+  std::string cores_attr;      // "vector_core_num" or "core_num"
+  std::string tasks_var;       // "num_tiles"
+  std::string tasks_formula;   // as written: "ceil(B / TILE_ROWS)"
+  int line = 0;
+};
+
+struct GenContext {
+  const contract::DesignDoc* design = nullptr;
+  const SpecContract* spec = nullptr;
+  std::string op;
+  std::string product_rel;     // "test_softmax.py"
+  std::string wrapper;         // "softmax_wrapper"
+  std::string golden_cpu;      // "softmax_golden_cpu" (module and function)
+  std::string device_golden;   // "softmax_golden" (module exporting _get_device)
+  Target target = Target::kA5;
+  Diagnostics* diags = nullptr;
+
+  budget::ConstEnv constants;            // folded §2.1 integer constants
+  std::vector<std::string> constant_names;  // §2.1 names in order (all, folded or not)
+  std::set<std::string> literal_int_constants;  // names bound to a plain integer literal
+  std::optional<LaunchContract> launch;
+  std::optional<BlockDimContract> block_dim;
+
+  const std::string& file() const { return design->path; }
+  // Records an error finding (category design_violation) at DESIGN `line`; the evidence
+  // defaults to the trimmed DESIGN line.
+  Diagnostic& Violation(const std::string& code, int line, const std::string& section,
+                        const std::string& message, const std::string& evidence = {});
+  Diagnostic& Warn(const std::string& code, int line, const std::string& section,
+                   const std::string& message, const std::string& evidence = {});
+  std::string DesignLine(int line) const;
+};
+
+}  // namespace opdev::codegen
