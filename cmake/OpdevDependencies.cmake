@@ -1,5 +1,5 @@
 # Finds opdev's dependencies: Debian packages only, nothing downloaded at build time.
-find_package(Boost 1.81 EXACT REQUIRED COMPONENTS json program_options filesystem)
+find_package(Boost 1.81.0 EXACT CONFIG REQUIRED COMPONENTS json program_options filesystem)
 find_package(absl REQUIRED)
 find_package(yaml-cpp REQUIRED)
 find_package(Threads REQUIRED)
