@@ -66,6 +66,22 @@ TEST_CASE("DESIGN.md: op_name, Wrapper boundary body, code blocks") {
   CHECK(d.code_blocks[0].info.empty());
 }
 
+TEST_CASE("DESIGN.md: constants that overflow or are not integers have no value") {
+  DesignDoc d = ParseDesignDoc(
+      "## §2 Tile\n\n### 2.1 关键常量定义\n\n```python\nA = 4611686018427387904\nB = A * 4\n"
+      "C = -A - A - A\nD = 7 // 2\nE = -7 // 2\nF = 2 ** 3\nG = 1.5\n```\n",
+      "x.md");
+  std::map<std::string, std::optional<std::int64_t>> v;
+  for (const auto& c : d.Constants()) v[c.name] = c.value;
+  CHECK(v.at("A") == 4611686018427387904LL);
+  CHECK_FALSE(v.at("B"));   // overflow
+  CHECK_FALSE(v.at("C"));   // overflow
+  CHECK(v.at("D") == 3);
+  CHECK(v.at("E") == -4);   // Python floor division
+  CHECK_FALSE(v.at("F"));   // ** is not accepted
+  CHECK_FALSE(v.at("G"));
+}
+
 TEST_CASE("DESIGN.md: §2.1 constants evaluate to the stated addresses") {
   auto cs = Softmax().Constants();
   std::map<std::string, std::int64_t> v;
@@ -187,4 +203,7 @@ TEST_CASE("literal helpers") {
   CHECK(ParseShapeList("`[3, 8192]`") == std::vector<std::int64_t>{3, 8192});
   CHECK(ParseShapeList("`[B, N]`").empty());
   CHECK(AllIntegers("[[0],[1]]") == std::vector<std::int64_t>{0, 1});
+  CHECK_FALSE(ParseIntLiteral("99999999999999999999"));
+  CHECK_FALSE(ParseIntLiteral("0xFFFFFFFFFFFFFFFFFF"));
+  CHECK(ParseShapeList("[99999999999999999999, 2]").empty());
 }

@@ -21,7 +21,8 @@ std::string Hex(std::int64_t v) {
 std::optional<std::int64_t> Bytes(const std::vector<std::int64_t>& shape, std::optional<DType> t) {
   if (shape.empty() || !t) return std::nullopt;
   std::int64_t n = static_cast<std::int64_t>(DTypeSize(*t));
-  for (auto s : shape) n *= s;
+  for (auto s : shape)
+    if (__builtin_mul_overflow(n, s, &n)) return std::nullopt;
   return n;
 }
 
@@ -46,10 +47,17 @@ void CheckAddressMap(const DesignDoc& d, Target target, Diagnostics* diags) {
                e.space_text + " | " + ev);
       continue;
     }
-    if (*e.end != *e.start + *e.slot_bytes * *e.slots)
+    std::int64_t span = 0, want_end = 0;
+    bool overflow = __builtin_mul_overflow(*e.slot_bytes, *e.slots, &span) ||
+                    __builtin_add_overflow(*e.start, span, &want_end);
+    if (overflow || *e.start < 0 || *e.slot_bytes < 0 || *e.slots < 0) {
+      AddError(diags, "DESIGN-ADDR-UNPARSABLE", category::kDesignViolation, d.path, e.line, "§3",
+               "address map row has negative or out-of-range numbers", e.space_text + " | " + ev);
+      continue;
+    }
+    if (*e.end != want_end)
       AddError(diags, "DESIGN-ADDR-RANGE", category::kDesignViolation, d.path, e.line, "§3",
-               "half-open range broken: end must be start + slot bytes × slots = " +
-                   Hex(*e.start + *e.slot_bytes * *e.slots),
+               "half-open range broken: end must be start + slot bytes × slots = " + Hex(want_end),
                ev);
     const MemSpaceInfo* info = FindSpace(target, *e.space);
     if (info) {

@@ -5,6 +5,7 @@
 #include "contract/text_util.h"
 
 #include <cctype>
+#include <cstdint>
 #include <cstring>
 #include <functional>
 
@@ -26,20 +27,22 @@ std::optional<std::int64_t> ParseIntLiteral(std::string_view raw) {
     while (i < s.size() && std::isxdigit(static_cast<unsigned char>(s[i]))) {
       int d = std::isdigit(static_cast<unsigned char>(s[i])) ? s[i] - '0'
                                                               : (std::tolower(s[i]) - 'a' + 10);
-      v = v * 16 + d;
+      if (__builtin_mul_overflow(v, 16, &v) || __builtin_add_overflow(v, d, &v))
+        return std::nullopt;
       ++i;
     }
     if (i == start) return std::nullopt;
   } else {
     while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) {
-      v = v * 10 + (s[i] - '0');
+      if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, s[i] - '0', &v))
+        return std::nullopt;
       ++i;
     }
   }
   // The token must end here (e.g. "49152", "0x0C000", "49152 B"), not continue as "3.5"/"48KB".
   if (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '.' || s[i] == '_'))
     return std::nullopt;
-  return neg ? -v : v;
+  return neg ? -v : v;  // v >= 0 here, so negation cannot overflow
 }
 
 std::vector<std::int64_t> AllIntegers(std::string_view s) {
@@ -128,7 +131,10 @@ class ExprEval {
         char op = s_[pos_++];
         auto r = Prod();
         if (!r) return std::nullopt;
-        v = op == '+' ? *v + *r : *v - *r;
+        std::int64_t out;
+        if (op == '+' ? __builtin_add_overflow(*v, *r, &out) : __builtin_sub_overflow(*v, *r, &out))
+          return std::nullopt;
+        v = out;
       } else {
         break;
       }
@@ -142,7 +148,7 @@ class ExprEval {
       if (s_.compare(pos_, 2, "//") == 0) {
         pos_ += 2;
         auto r = Unary();
-        if (!r || *r == 0) return std::nullopt;
+        if (!r || *r == 0 || (*r == -1 && *v == INT64_MIN)) return std::nullopt;
         std::int64_t q = *v / *r;
         if ((*v % *r != 0) && ((*v < 0) != (*r < 0))) --q;  // Python floor division
         v = q;
@@ -150,8 +156,14 @@ class ExprEval {
         char op = s_[pos_++];
         if (op == '*' && pos_ < s_.size() && s_[pos_] == '*') return std::nullopt;  // no **
         auto r = Unary();
-        if (!r || (op == '%' && *r == 0)) return std::nullopt;
-        v = op == '*' ? *v * *r : *v % *r;
+        if (!r || (op == '%' && (*r == 0 || *r == -1))) return std::nullopt;
+        std::int64_t out;
+        if (op == '*') {
+          if (__builtin_mul_overflow(*v, *r, &out)) return std::nullopt;
+        } else {
+          out = *v % *r;
+        }
+        v = out;
       } else {
         break;
       }
@@ -160,7 +172,12 @@ class ExprEval {
   }
   std::optional<std::int64_t> Unary() {
     Ws();
-    if (pos_ < s_.size() && s_[pos_] == '-') { ++pos_; auto v = Unary(); if (!v) return v; return -*v; }
+    if (pos_ < s_.size() && s_[pos_] == '-') {
+      ++pos_;
+      auto v = Unary();
+      if (!v || *v == INT64_MIN) return std::nullopt;
+      return -*v;
+    }
     if (pos_ < s_.size() && s_[pos_] == '(') {
       ++pos_;
       auto v = Sum();
