@@ -1479,6 +1479,9 @@ class Parser {
         if (IsKeyword(t.text)) {
           Fail("cannot assign to " + std::string(t.text), t);
         }
+        for (const auto& prior : *keywords) {
+          if (prior.arg == t.text) Fail("keyword argument repeated: " + prior.arg, t);
+        }
         k.arg = std::string(Next().text);
         Next();  // '='
         k.value = ParseExpression();
@@ -2086,7 +2089,11 @@ absl::StatusOr<Module> ParseModule(std::string_view source, std::string filename
     if (!lex_error.message.empty()) return Report(lex_error, filename, diags);
     return m;
   } catch (const SyntaxError& e) {
-    if (!lex_error.message.empty() && p.AtErrorToken()) return Report(lex_error, filename, diags);
+    // A generic "invalid syntax" before a lexical error (an unclosed bracket, an
+    // unterminated string) is reported as that lexical error, as CPython does.
+    if (!lex_error.message.empty() && (p.AtErrorToken() || e.message == "invalid syntax")) {
+      return Report(lex_error, filename, diags);
+    }
     return Report(e, filename, diags);
   }
 }
