@@ -9,6 +9,7 @@
 #include "table_checks.h"
 #include "vector_vf/vf_backend.h"
 
+#include "opdev/api/checker.h"
 #include "opdev/budget/const_eval.h"
 #include "opdev/budget/design_map.h"
 #include "opdev/budget/kernel_budget.h"
@@ -70,6 +71,26 @@ void CheckConstantRegion(const DesignCode& code, GenContext& ctx) {
                     absl::StrFormat("§1 sets %s = %s but §2.1 (line %d) sets %s = %s", n,
                                     py::PrintExpr(*e), it->second->span.line, n,
                                     py::PrintExpr(*it->second)));
+  }
+}
+
+// Every pl.* / vf.* call of the transcribed code resolved against the API catalog. Unknown
+// names and misuse are design_violation at the DESIGN line; catalog warnings stay warnings.
+void CheckApiUse(const py::Module& check, GenContext& ctx) {
+  Diagnostics found = api::CheckModule(check, api::Catalog::Builtin());
+  for (const Diagnostic& a : found.items()) {
+    if (a.code == api::kMteInVf && ctx.diags->HasCode("CODEGEN-MTE-IN-VF")) continue;
+    std::string code = a.code == api::kUnknown ? "CODEGEN-UNKNOWN-API"
+                       : a.code == api::kMteInVf ? "CODEGEN-MTE-IN-VF"
+                                                 : "CODEGEN-" + a.code;
+    if (a.severity == Severity::kError) {
+      ctx.Violation(code, a.line, "§1", "DESIGN code against the PyPTO-Pro API catalog: " + a.message,
+                    a.evidence.empty() ? ctx.DesignLine(a.line) : a.evidence);
+    } else {
+      ctx.Warn(code, a.line, "§1", "DESIGN code against the PyPTO-Pro API catalog: " + a.message,
+               a.evidence.empty() ? ctx.DesignLine(a.line) : a.evidence)
+          .severity = a.severity;
+    }
   }
 }
 
@@ -178,13 +199,20 @@ GenerateResult GenerateKernelFile(const std::string& op_dir, const GenerateOptio
   auto tests = EmitTests(ctx);
   if (!defs || !wrapper || !tests || diags.HasErrors()) return result;
 
-  // Slots of the transcribed kernel against §2/§3 (lines are DESIGN lines here).
+  // The transcribed code as one module whose lines are DESIGN lines: §2.1 constants, the
+  // vector functions and the kernel. Checked against the API catalog and the §2/§3 tables.
   std::vector<py::StmtPtr> check_body;
-  for (auto& s : ParseSnippet(code->constants_text)) check_body.push_back(std::move(s));
+  for (auto& s : code->constants.body) check_body.push_back(std::move(s));
+  const size_t first_def = check_body.size();
+  for (auto& v : defs->vector_functions) check_body.push_back(std::move(v));
   check_body.push_back(std::move(defs->kernel));
   py::Module check = MakeModule(std::move(check_body), design.path);
+  CheckApiUse(check, ctx);
   budget::BudgetReport design_budget = CheckSlotsAgainstTables(check, ctx);
   defs->kernel = std::move(check.body.back());
+  check.body.pop_back();
+  for (size_t i = first_def; i < check.body.size(); ++i)
+    defs->vector_functions[i - first_def] = std::move(check.body[i]);
   if (diags.HasErrors()) return result;
 
   // Print.

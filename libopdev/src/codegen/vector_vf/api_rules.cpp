@@ -19,10 +19,5 @@ bool IsAllowedPlInVf(const std::string& n) {
   return n == "pl.range" || n == "pl.min" || n == "pl.max" || n == "pl.const";
 }
 
-void CheckApiNames(const std::vector<py::StmtPtr>& body, GenContext& ctx, bool in_vf) {
-  (void)body;
-  (void)ctx;
-  (void)in_vf;
-}
 
 }  // namespace opdev::codegen::vector_vf

@@ -581,9 +581,6 @@ std::optional<KernelDefs> BuildKernelDefs(DesignCode& code, GenContext& ctx) {
     vf_param_lists.push_back(ordered);
   }
 
-  CheckApiNames(kernel->ast.body, ctx, /*in_vf=*/false);
-  for (CodeRegion* vf : vfs) CheckApiNames(vf->ast.body, ctx, /*in_vf=*/true);
-
   if (ctx.diags->ErrorCount() > errors_before) return std::nullopt;
 
   // Assemble the defs.
