@@ -304,7 +304,12 @@ absl::Status WriteGeneratedFile(const std::string& path, const std::string& cont
   if (fs::exists(path, ec)) {
     if (fs::is_directory(path, ec))
       return absl::FailedPreconditionError(path + " is a directory");
-    if (::access(path.c_str(), W_OK) != 0)
+    // Read-only by its mode bits (also for a superuser, whom access(2) would let write) or
+    // not writable by this process.
+    const fs::perms p = fs::status(path, ec).permissions();
+    const bool no_write_bits =
+        (p & (fs::owner_write | fs::group_write | fs::others_write)) == fs::no_perms;
+    if (no_write_bits || ::access(path.c_str(), W_OK) != 0)
       return absl::FailedPreconditionError(path + " exists and is read-only: not overwritten");
   }
   return WriteFileAtomic(path, content);
