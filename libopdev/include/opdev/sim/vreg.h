@@ -21,7 +21,14 @@ struct VReg {
   bool any_undef = false;
   std::array<uint8_t, kVRegBytes> undef{};  // per lane (index < Lanes()), valid if any_undef
 
-  int ElemBytes() const { return static_cast<int>(DTypeSize(dtype)); }
+  int ElemBytes() const {
+    switch (dtype) {
+      case DType::kFloat32: case DType::kInt32: case DType::kUInt32: return 4;
+      case DType::kFloat16: case DType::kBFloat16: case DType::kInt16: case DType::kUInt16: return 2;
+      case DType::kInt8: case DType::kUInt8: case DType::kBool: return 1;
+      default: return 8;
+    }
+  }
   int Lanes() const { return kVRegBytes / ElemBytes(); }
   // Lane value as double (exact for every supported dtype except 64-bit integers > 2^53).
   double Get(int lane) const;

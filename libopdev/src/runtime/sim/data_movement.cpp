@@ -6,6 +6,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace opdev::sim {
@@ -61,29 +62,55 @@ std::vector<Issue> LoadTile(CoreMemory& mem, Tile& dst, const GmTensor& src,
   const bool same_type = src.dtype == dst.type.dtype;
   int64_t oob = 0;
   int64_t first_oob_r = -1, first_oob_c = -1;
+  // Leading axes are fixed by the offsets; rows and columns vary.
+  bool lead_ok = true;
+  int64_t base_flat = 0;
+  for (size_t a = 0; a < m.base.size(); ++a) {
+    base_flat += m.base[a] * strides[a];
+    if (static_cast<int>(a) != m.row_axis && static_cast<int>(a) != m.col_axis &&
+        (m.base[a] < 0 || m.base[a] >= src.shape[a]))
+      lead_ok = false;
+  }
+  const int64_t rows_n = m.row_axis >= 0 ? src.shape[m.row_axis] : 1;
+  const int64_t cols_n = src.shape[m.col_axis];
+  const int64_t r0 = m.row_axis >= 0 ? m.base[m.row_axis] : 0;
+  const int64_t c0 = m.base[m.col_axis];
+  const int64_t rs = m.row_axis >= 0 ? strides[m.row_axis] : 0;
+  const size_t tes = dst.elem_size();
+  const bool nd = dst.type.EffectiveLayout() == Layout::kND;
   for (int64_t r = 0; r < dst.valid_rows; ++r) {
-    for (int64_t c = 0; c < dst.valid_cols; ++c) {
-      int64_t gr = transpose ? c : r;
-      int64_t gc = transpose ? r : c;
-      std::vector<int64_t> idx = m.base;
-      if (m.row_axis >= 0) idx[m.row_axis] += gr;
-      else if (gr != 0) { ++oob; continue; }
-      idx[m.col_axis] += gc;
-      bool inside = true;
-      int64_t flat = 0;
-      for (size_t a = 0; a < idx.size(); ++a) {
-        if (idx[a] < 0 || idx[a] >= src.shape[a]) inside = false;
-        flat += idx[a] * strides[a];
+    // Fast path: a contiguous row segment into an ND tile of the same dtype.
+    if (!transpose && same_type && nd && lead_ok) {
+      const int64_t gr = r0 + r;
+      int64_t lo = std::max<int64_t>(0, -c0), hi = std::min<int64_t>(dst.valid_cols, cols_n - c0);
+      if (gr < 0 || gr >= rows_n) { lo = 0; hi = 0; }
+      if (hi < lo) hi = lo;
+      const int64_t bad = dst.valid_cols - (hi - lo);
+      if (bad > 0 && oob == 0) { first_oob_r = r; first_oob_c = (lo > 0 || hi == lo) ? 0 : hi; }
+      oob += bad;
+      if (hi > lo) {
+        uint64_t off = dst.addr + dst.ElementOffset(r, lo);
+        uint64_t len = static_cast<uint64_t>(hi - lo) * tes;
+        if (off + len <= buf.bytes.size()) {
+          std::memcpy(buf.bytes.data() + off, src.data.data() + (base_flat + r * rs + lo) * static_cast<int64_t>(es), len);
+          std::memset(buf.written.data() + off, 1, len);
+        }
       }
-      if (!inside) {
+      continue;
+    }
+    for (int64_t c = 0; c < dst.valid_cols; ++c) {
+      const int64_t gr = r0 + (transpose ? c : r);
+      const int64_t gc = c0 + (transpose ? r : c);
+      if (!lead_ok || gr < 0 || gr >= rows_n || gc < 0 || gc >= cols_n || (m.row_axis < 0 && gr != 0)) {
         if (oob++ == 0) { first_oob_r = r; first_oob_c = c; }
         continue;
       }
+      const int64_t flat = base_flat + (gr - r0) * rs + (gc - c0);
       uint64_t off = dst.addr + dst.ElementOffset(r, c);
-      if (off + dst.elem_size() > buf.bytes.size()) continue;
-      if (same_type) std::memcpy(buf.bytes.data() + off, src.data.data() + flat * es, es);
+      if (off + tes > buf.bytes.size()) continue;
+      if (same_type) std::memcpy(buf.bytes.data() + off, src.data.data() + flat * static_cast<int64_t>(es), es);
       else StoreScalar(dst.type.dtype, buf.bytes.data() + off, src.GetAsDouble(flat));
-      std::memset(buf.written.data() + off, 1, dst.elem_size());
+      std::memset(buf.written.data() + off, 1, tes);
     }
   }
   if (oob > 0) {
@@ -117,27 +144,58 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
   const bool same_type = src.type.dtype == dst.dtype;
   int64_t oob = 0, undef = 0, multi = 0;
   int other_core = -1;
+  bool lead_ok = true;
+  int64_t base_flat = 0;
+  for (size_t a = 0; a < m.base.size(); ++a) {
+    base_flat += m.base[a] * strides[a];
+    if (static_cast<int>(a) != m.row_axis && static_cast<int>(a) != m.col_axis &&
+        (m.base[a] < 0 || m.base[a] >= dst.shape[a]))
+      lead_ok = false;
+  }
+  const int64_t rows_n = m.row_axis >= 0 ? dst.shape[m.row_axis] : 1;
+  const int64_t cols_n = dst.shape[m.col_axis];
+  const int64_t r0 = m.row_axis >= 0 ? m.base[m.row_axis] : 0;
+  const int64_t c0 = m.base[m.col_axis];
+  const int64_t rs = m.row_axis >= 0 ? strides[m.row_axis] : 0;
+  const size_t tes = src.elem_size();
+  const bool nd = src.type.EffectiveLayout() == Layout::kND;
+  auto track = [&](int64_t flat) {
+    int32_t& w = dst.writer[flat];
+    if (w >= 0 && w != core_id) { ++multi; other_core = w; }
+    if (w < 0) w = core_id;
+  };
   for (int64_t r = 0; r < src.valid_rows; ++r) {
-    for (int64_t c = 0; c < src.valid_cols; ++c) {
-      std::vector<int64_t> idx = m.base;
-      if (m.row_axis >= 0) idx[m.row_axis] += r;
-      else if (r != 0) { ++oob; continue; }
-      idx[m.col_axis] += c;
-      bool inside = true;
-      int64_t flat = 0;
-      for (size_t a = 0; a < idx.size(); ++a) {
-        if (idx[a] < 0 || idx[a] >= dst.shape[a]) inside = false;
-        flat += idx[a] * strides[a];
+    if (same_type && nd && lead_ok) {
+      const int64_t gr = r0 + r;
+      int64_t lo = std::max<int64_t>(0, -c0), hi = std::min<int64_t>(src.valid_cols, cols_n - c0);
+      if (gr < 0 || gr >= rows_n) { lo = 0; hi = 0; }
+      if (hi < lo) hi = lo;
+      oob += src.valid_cols - (hi - lo);
+      if (hi > lo) {
+        uint64_t off = src.addr + src.ElementOffset(r, lo);
+        uint64_t len = static_cast<uint64_t>(hi - lo) * tes;
+        if (off + len <= buf.bytes.size()) {
+          const int64_t flat0 = base_flat + r * rs + lo;
+          std::memcpy(dst.data.data() + flat0 * static_cast<int64_t>(es), buf.bytes.data() + off, len);
+          if (std::memchr(buf.written.data() + off, 0, len) != nullptr) {
+            for (int64_t c = lo; c < hi; ++c)
+              undef += std::memchr(buf.written.data() + off + (c - lo) * tes, 0, tes) != nullptr;
+          }
+          for (int64_t c = lo; c < hi; ++c) track(flat0 + (c - lo));
+        }
       }
-      if (!inside) { ++oob; continue; }
+      continue;
+    }
+    for (int64_t c = 0; c < src.valid_cols; ++c) {
+      const int64_t gr = r0 + r, gc = c0 + c;
+      if (!lead_ok || gr < 0 || gr >= rows_n || gc < 0 || gc >= cols_n || (m.row_axis < 0 && r != 0)) { ++oob; continue; }
+      const int64_t flat = base_flat + r * rs + c;
       uint64_t off = src.addr + src.ElementOffset(r, c);
-      if (off + src.elem_size() > buf.bytes.size()) continue;
-      if (std::memchr(buf.written.data() + off, 0, src.elem_size()) != nullptr) ++undef;
-      if (same_type) std::memcpy(dst.data.data() + flat * es, buf.bytes.data() + off, es);
+      if (off + tes > buf.bytes.size()) continue;
+      if (std::memchr(buf.written.data() + off, 0, tes) != nullptr) ++undef;
+      if (same_type) std::memcpy(dst.data.data() + flat * static_cast<int64_t>(es), buf.bytes.data() + off, es);
       else dst.SetFromDouble(flat, LoadScalar(src.type.dtype, buf.bytes.data() + off));
-      int32_t& w = dst.writer[flat];
-      if (w >= 0 && w != core_id) { ++multi; other_core = w; }
-      if (w < 0) w = core_id;
+      track(flat);
     }
   }
   if (oob > 0) {

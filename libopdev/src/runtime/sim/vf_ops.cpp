@@ -109,8 +109,8 @@ void LoopBin(BinOp op, const float* x, const float* y, float* z, int n, F) {
     case BinOp::kSub: for (int i = 0; i < n; ++i) z[i] = x[i] - y[i]; break;
     case BinOp::kMul: for (int i = 0; i < n; ++i) z[i] = x[i] * y[i]; break;
     case BinOp::kDiv: for (int i = 0; i < n; ++i) z[i] = x[i] / y[i]; break;
-    case BinOp::kMax: for (int i = 0; i < n; ++i) z[i] = std::fmax(x[i], y[i]); break;
-    case BinOp::kMin: for (int i = 0; i < n; ++i) z[i] = std::fmin(x[i], y[i]); break;
+    case BinOp::kMax: for (int i = 0; i < n; ++i) z[i] = x[i] >= y[i] || y[i] != y[i] ? x[i] : y[i]; break;
+    case BinOp::kMin: for (int i = 0; i < n; ++i) z[i] = x[i] <= y[i] || y[i] != y[i] ? x[i] : y[i]; break;
   }
 }
 
@@ -476,6 +476,33 @@ VReg AsType(const VReg& a, const MaskReg& m, DType to, CastLayout layout) {
   const int es_from = a.ElemBytes();
   const int es_to = r.ElemBytes();
   const int off = layout == CastLayout::kOne ? 1 : layout == CastLayout::kTwo ? 2 : layout == CastLayout::kThree ? 3 : 0;
+  // Fast paths: fp32 <-> fp16/bf16 halves (the softmax casts), all lanes defined.
+  if (!a.any_undef && IsFloatReg(a.dtype) && IsFloatReg(to)) {
+    alignas(64) float x[128];
+    ToF32(a, x);
+    auto put = [&](int dst_lane, float v) {
+      if (to == DType::kFloat32) std::memcpy(r.raw.data() + dst_lane * 4, &v, 4);
+      else {
+        uint16_t h = to == DType::kFloat16 ? FloatToHalf(v) : FloatToBFloat16(v);
+        std::memcpy(r.raw.data() + dst_lane * 2, &h, 2);
+      }
+    };
+    if (es_to == es_from) {
+      for (int i = 0; i < a.Lanes(); ++i) if (m.bit[i * es_from]) put(i, x[i]);
+      return r;
+    }
+    if (es_to == 2 * es_from) {
+      for (int i = 0; i < r.Lanes(); ++i) {
+        int s = 2 * i + (off & 1);
+        if (m.bit[s * es_from]) put(i, x[s]);
+      }
+      return r;
+    }
+    if (es_from == 2 * es_to) {
+      for (int i = 0; i < a.Lanes(); ++i) if (m.bit[i * es_from]) put(2 * i + (off & 1), x[i]);
+      return r;
+    }
+  }
   auto convert = [&](int src_lane, int dst_lane) {
     if (!m.bit[src_lane * es_from]) return;
     r.Set(dst_lane, a.Get(src_lane));

@@ -1,0 +1,97 @@
+// Simulator speed: a softmax-like VF kernel ([32,4096] fp16, fp32 accumulation, the DESIGN §1
+// structure) run through opdev's CPU simulator, beside torch's CPU softmax of the same data
+// (x.float() -> softmax -> half, since CPU torch has no fp16 softmax kernel), measured in the
+// same run with /usr/bin/python3. Counters: lane_ops/s (register lanes processed per second)
+// and x_torch (simulated time / torch time).
+#include "opdev/precision/tensor.h"
+#include "opdev/sim/simulator.h"
+
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace {
+
+const char* kKernel = OPDEV_SOURCE_DIR "/tests/data/sim/softmax_vf_fp16.py";
+
+opdev::precision::Tensor Input(int64_t rows, int64_t cols) {
+  std::vector<double> v(static_cast<size_t>(rows * cols));
+  uint64_t s = 12345;
+  for (auto& x : v) {
+    s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+    x = -4.0 + 8.0 * static_cast<double>(s >> 11) / 9007199254740992.0;
+  }
+  return *opdev::precision::Tensor::FromDoubles(opdev::DType::kFloat16, {rows, cols}, v);
+}
+
+// Mean seconds of torch.softmax(x.float(), -1).half() for a [rows, cols] fp16 x, or -1.
+double TorchSeconds(int64_t rows, int64_t cols, int threads) {
+  std::string cmd = std::string(OPDEV_PYTHON) +
+                    " -c \"import torch,time\n"
+                    "torch.set_num_threads(" + std::to_string(threads) + ")\n"
+                    "x=(torch.rand(" + std::to_string(rows) + "," + std::to_string(cols) + ")*8-4).half()\n"
+                    "f=lambda: torch.softmax(x.float(),-1).half()\n"
+                    "[f() for _ in range(20)]\n"
+                    "n=300\n"
+                    "t=time.perf_counter()\n"
+                    "[f() for _ in range(n)]\n"
+                    "print((time.perf_counter()-t)/n)\" 2>/dev/null";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return -1;
+  double secs = -1;
+  if (std::fscanf(p, "%lf", &secs) != 1) secs = -1;
+  pclose(p);
+  return secs;
+}
+
+double TorchSecondsCached() {
+  static double s = TorchSeconds(32, 4096, 1);
+  return s;
+}
+
+void BM_TorchSoftmaxFp16_32x4096(benchmark::State& state) {
+  double s = TorchSeconds(32, 4096, static_cast<int>(state.range(0)));
+  if (s <= 0) {
+    state.SkipWithError("torch is not available to /usr/bin/python3");
+    return;
+  }
+  for (auto _ : state) state.SetIterationTime(s);
+  state.counters["threads"] = static_cast<double>(state.range(0));
+}
+BENCHMARK(BM_TorchSoftmaxFp16_32x4096)->Arg(1)->Arg(2)->UseManualTime()->Iterations(1)->Unit(benchmark::kMicrosecond);
+
+void BM_SimSoftmaxFp16(benchmark::State& state) {
+  const int64_t rows = state.range(0), cols = state.range(1);
+  auto x = Input(rows, cols);
+  opdev::sim::SimOptions opts;
+  opts.entry = "softmax_wrapper";
+  int64_t lane_ops = 0;
+  for (auto _ : state) {
+    auto r = opdev::sim::RunKernelFile(kKernel, {x}, opts);
+    if (!r.ok() || !r->completed || r->hazards.HasErrors()) {
+      state.SkipWithError("simulation failed");
+      return;
+    }
+    lane_ops = r->stats.lane_ops;
+    benchmark::DoNotOptimize(r->outputs);
+  }
+  state.counters["lane_ops/s"] = benchmark::Counter(static_cast<double>(lane_ops) * static_cast<double>(state.iterations()),
+                                                    benchmark::Counter::kIsRate);
+  state.counters["lane_ops"] = static_cast<double>(lane_ops);
+  if (rows == 32 && cols == 4096) {
+    double t = TorchSecondsCached();
+    if (t > 0) {
+      // Filled in by the reporter as seconds per iteration / torch seconds.
+      state.counters["torch_us"] = t * 1e6;
+      state.counters["x_torch"] = benchmark::Counter(t, benchmark::Counter::kIsIterationInvariantRate |
+                                                                  benchmark::Counter::kInvert);
+    }
+  }
+}
+BENCHMARK(BM_SimSoftmaxFp16)->Args({32, 4096})->Args({777, 300})->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
