@@ -182,3 +182,25 @@ TEST_CASE("loads mark lanes from unwritten bytes undefined, stores are predicate
   CHECK(vf::StoreBytes(r, vf::UpdateMask(64, DType::kFloat32), out, out_w));  // lane 10 undefined
   CHECK(out_w[40] == 0);
 }
+
+TEST_CASE("fp32 -> fp16 register rounding equals the exact converter on every fp16 boundary") {
+  // Values around every fp16 rounding boundary (ties, overflow edge, subnormals) through astype.
+  MaskReg all32 = vf::UpdateMask(64, DType::kFloat32);
+  int64_t mismatches = 0;
+  for (uint32_t h = 0; h < 0x7C00u; h += 7) {
+    float base = HalfToFloat(static_cast<uint16_t>(h));
+    float next = HalfToFloat(static_cast<uint16_t>(h + 1));
+    float mid = base + (next - base) / 2;  // exact tie in fp32
+    VReg r;
+    r.dtype = DType::kFloat32;
+    float vals[4] = {mid, std::nextafter(mid, 0.0f), std::nextafter(mid, 1e9f), -mid};
+    for (int i = 0; i < 64; ++i) r.Set(i, vals[i % 4]);
+    VReg o = vf::AsType(r, all32, DType::kFloat16, CastLayout::kZero);
+    for (int i = 0; i < 64; ++i) {
+      uint16_t got;
+      std::memcpy(&got, o.raw.data() + 4 * i, 2);
+      mismatches += got != FloatToHalf(vals[i % 4]);
+    }
+  }
+  CHECK(mismatches == 0);
+}

@@ -69,13 +69,25 @@ void ToF32(const VReg& r, float* out) {
   }
 }
 
+// float -> binary16, round to nearest even; a branch-light path for results in the normal
+// fp16 range (exactly FloatToHalf's result there), FloatToHalf for the rest.
+inline uint16_t FastHalf(float v) {
+  uint32_t x = FloatToBits(v);
+  uint32_t a = x & 0x7FFFFFFFu;
+  if (a >= 0x38800000u && a < 0x477FF000u) {
+    uint32_t h = (a + 0x0FFFu + ((a >> 13) & 1u) - 0x38000000u) >> 13;
+    return static_cast<uint16_t>(((x >> 16) & 0x8000u) | h);
+  }
+  return FloatToHalf(v);
+}
+
 // Writes fp32 lanes into r (r.dtype decides the storage), rounding to nearest even.
 void FromF32(const float* in, VReg& r) {
   switch (r.dtype) {
     case DType::kFloat32: std::memcpy(r.raw.data(), in, kVRegBytes); return;
     case DType::kFloat16: {
       uint16_t h[128];
-      for (int i = 0; i < 128; ++i) h[i] = FloatToHalf(in[i]);
+      for (int i = 0; i < 128; ++i) h[i] = FastHalf(in[i]);
       std::memcpy(r.raw.data(), h, kVRegBytes);
       return;
     }
@@ -483,7 +495,7 @@ VReg AsType(const VReg& a, const MaskReg& m, DType to, CastLayout layout) {
     auto put = [&](int dst_lane, float v) {
       if (to == DType::kFloat32) std::memcpy(r.raw.data() + dst_lane * 4, &v, 4);
       else {
-        uint16_t h = to == DType::kFloat16 ? FloatToHalf(v) : FloatToBFloat16(v);
+        uint16_t h = to == DType::kFloat16 ? FastHalf(v) : FloatToBFloat16(v);
         std::memcpy(r.raw.data() + dst_lane * 2, &h, 2);
       }
     };
