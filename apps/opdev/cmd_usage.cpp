@@ -12,6 +12,7 @@
 
 #include <boost/json.hpp>
 
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
@@ -151,6 +152,8 @@ int RunUsage(const std::vector<std::string>& args) {
     go.module_checked = checked;
     go.strict_locations = vm["strict-locations"].as<bool>();
     go.dry_run = vm["dry-run"].as<bool>();
+    const char* shared = std::getenv("OPDEV_SHARED_DIR");
+    go.protected_roots.push_back(shared && *shared ? shared : "/work/shared");
     if (vm.count("deviation")) {
       for (const auto& s : vm["deviation"].as<std::vector<std::string>>()) {
         auto dv = ParseDeviation(s);

@@ -481,6 +481,15 @@ absl::StatusOr<GenerateResult> GenerateKbUsage(const plan::RoundPlan& plan,
   if (d.ErrorCount() > errors_before) return fail("KB usage generation failed; nothing written");
 
   if (!opts.dry_run) {
+    for (const auto& root : opts.protected_roots) {
+      std::error_code ec;
+      if (!root.empty() && fs::exists(root, ec) && IsInsideDirectory(plan.op_dir, root)) {
+        d.Error(code::kGenProtected, category::kInputError, plan.op_dir, 0,
+                "refusing to write KB usage inside " + root + " (read-only reference tree); "
+                "work on a copy of the op dir");
+        return fail("protected op dir");
+      }
+    }
     for (const auto& c : result.classes) {
       std::string path = (fs::path(plan.op_dir) / c.usage_rel).string();
       if (auto st = WriteFileAtomic(path, c.content); !st.ok()) {

@@ -47,6 +47,9 @@ struct GenerateOptions {
   // strict, an error and nothing is written.
   bool strict_locations = false;
   bool dry_run = false;  // compute and report, write nothing
+  // Directories never written into (resolved through symlinks), e.g. the shared reference
+  // tree; an op dir inside one is KBU-PROTECTED and nothing is written.
+  std::vector<std::string> protected_roots;
 };
 
 struct ClassUsage {
@@ -86,6 +89,7 @@ inline constexpr const char* kGenStagedSkipped = "KBU-STAGED-SKIPPED";       // 
 inline constexpr const char* kGenStagedDropped = "KBU-STAGED-DROPPED";       // note
 inline constexpr const char* kGenWiped = "KBU-WIPED";                        // note
 inline constexpr const char* kGenWrite = "KBU-WRITE";
+inline constexpr const char* kGenProtected = "KBU-PROTECTED";              // input_error
 }  // namespace code
 
 inline constexpr const char* kSidecarFile = ".opdev_kb_usage_state.json";
