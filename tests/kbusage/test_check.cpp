@@ -341,6 +341,15 @@ TEST_CASE("generation bad inputs: clear findings and nothing overwritten") {
     CHECK_FALSE(run(&d2, bad).ok());
     CHECK(d2.HasCode(code::kGenDeviationUnknown));
   }
+  SECTION("an op dir inside a protected root is never written") {
+    GenerateOptions o = Opts();
+    o.protected_roots.push_back(ws.string());
+    opdev::Diagnostics d;
+    CHECK_FALSE(run(&d, o).ok());
+    CHECK(d.HasCode(code::kGenProtected));
+    CHECK_FALSE(fs::exists(op / "KB_USAGE.json"));
+    CHECK_FALSE(fs::exists(op / kSidecarFile));
+  }
   SECTION("product missing") {
     fs::remove(op / "test_softmax.py");
     opdev::Diagnostics d;

@@ -137,3 +137,20 @@ TEST_CASE("generation is deterministic and the sidecar controls wiping") {
   CHECK(r3->upstream_sha256 != r1->upstream_sha256);
   CHECK(d3.HasCode(code::kGenWiped));
 }
+
+TEST_CASE("round trip on a copy of examples/softmax with the stand-in kernel file") {
+  auto ws = FreshWorkspace("gen_example");
+  fs::path op = ws / "custom" / "softmax";
+  fs::copy(fs::path(OPDEV_SOURCE_DIR) / "examples" / "softmax", op, fs::copy_options::recursive);
+  fs::copy_file(Data("softmax/test_softmax.py"), op / "test_softmax.py");
+  opdev::Diagnostics diags;
+  auto res = GenerateKbUsage(Plan(op), Opts(), &diags);
+  INFO(diags.ToText());
+  REQUIRE(res.ok());
+  CHECK(res->classes.at(0).final_records == 32);
+  auto found = Check(op, opdev::plan::Mode::kL0);
+  INFO(found.ToText());
+  CHECK_FALSE(found.HasErrors());
+  // The example's own files are untouched: only the copy got KB_USAGE.json.
+  CHECK_FALSE(fs::exists(fs::path(OPDEV_SOURCE_DIR) / "examples/softmax/KB_USAGE.json"));
+}
