@@ -72,7 +72,20 @@ void PushWorst(ThreadState& st, const ScanWorst& w, int k) {
   }
 }
 
-void RecordFailure(Context& c, ThreadState& st, int64_t flat) {
+// Row (axis -2) and column (last axis) of consecutive flat indices without divisions.
+struct Cursor {
+  int64_t row, col, rows, cols;
+  Cursor(int64_t flat, int64_t rows_, int64_t cols_)
+      : row((flat / cols_) % rows_), col(flat % cols_), rows(rows_), cols(cols_) {}
+  void Next() {
+    if (++col == cols) {
+      col = 0;
+      if (++row == rows) row = 0;
+    }
+  }
+};
+
+void RecordFailure(Context& c, ThreadState& st, int64_t flat, int64_t row, int64_t col) {
   const ScanParams& p = *c.p;
   if (st.first_fail < 0 || flat < st.first_fail) st.first_fail = flat;
   if (!p.diagnostics) return;
@@ -82,8 +95,6 @@ void RecordFailure(Context& c, ThreadState& st, int64_t flat) {
     if (c.tile_grid_rows > 0)
       st.fail_tiles.assign(static_cast<size_t>(c.tile_grid_rows * c.tile_grid_cols), 0);
   }
-  int64_t col = flat % p.cols;
-  int64_t row = (flat / p.cols) % p.rows;
   ++st.fail_rows[static_cast<size_t>(row)];
   ++st.fail_cols[static_cast<size_t>(col)];
   if (c.tile_grid_rows > 0)
@@ -154,7 +165,10 @@ void SlowBlock(Context& c, ThreadState& st, const double* a, const double* g, in
       ++st.hist[bin];
       PushWorst(st, ScanWorst{base + i, av, gv, d, tol}, p.worst_k);
     }
-    if (!ok) RecordFailure(c, st, base + i);
+    if (!ok) {
+      Cursor cur(base + i, p.rows, p.cols);
+      RecordFailure(c, st, base + i, cur.row, cur.col);
+    }
   }
   auto sum4 = [](const double* v) { return (v[0] + v[1]) + (v[2] + v[3]); };
   cs.sum_abs += sum4(sabs);
@@ -207,7 +221,7 @@ void ProcessChunk(Context& c, ThreadState& st, int64_t chunk) {
         for (int i = 0; i < n; ++i) {
           double d = std::fabs(abuf[i] - gbuf[i]);
           if (!(d <= p.atol + p.rtol * std::fabs(gbuf[i]))) {
-            RecordFailure(c, st, base + i);
+            RecordFailure(c, st, base + i, 0, 0);
             break;
           }
         }
@@ -218,19 +232,27 @@ void ProcessChunk(Context& c, ThreadState& st, int64_t chunk) {
     cs.sum_ag += bs.sum_ag;
     cs.sum_aa += bs.sum_aa;
     cs.sum_gg += bs.sum_gg;
+    const int64_t failed = n - passed;
     st.hist[0] += n - bs.above_edge[0];
-    for (int e = 1; e < kHistEdges; ++e) st.hist[e] += bs.above_edge[e - 1] - bs.above_edge[e];
-    st.hist[kHistEdges] += bs.above_edge[kHistEdges - 1];
+    st.hist[1] += bs.above_edge[0] - bs.above_edge[1];
+    st.hist[2] += bs.above_edge[1] - bs.above_edge[2];
+    st.hist[3] += bs.above_edge[2] - failed;  // (1/2, 1]: above 1/2 and passing
     bool want_worst =
         p.worst_k > 0 &&
         (static_cast<int>(st.heap.size()) < p.worst_k || bs.max_abs > st.heap.front().abs_error ||
          (bs.max_abs == st.heap.front().abs_error && base < st.heap.front().flat));
-    if (passed < n || want_worst) {
-      for (int i = 0; i < n; ++i) {
+    if (failed > 0 || want_worst) {
+      Cursor cur(base, p.rows, p.cols);
+      for (int i = 0; i < n; ++i, cur.Next()) {
         double d = std::fabs(abuf[i] - gbuf[i]);
         double tol = p.atol + p.rtol * std::fabs(gbuf[i]);
         if (want_worst) PushWorst(st, ScanWorst{base + i, abuf[i], gbuf[i], d, tol}, p.worst_k);
-        if (passed < n && !(d <= tol)) RecordFailure(c, st, base + i);
+        if (!(d <= tol)) {
+          int bin = kPassEdges + 1;
+          while (bin < kHistEdges && d > tol * kHistEdge[bin]) ++bin;
+          ++st.hist[bin];
+          RecordFailure(c, st, base + i, cur.row, cur.col);
+        }
       }
     }
   }

@@ -21,8 +21,12 @@ struct BlockSums {
   double sum_abs, sum_rel, max_abs, max_rel;
   double sum_sq, sum_ag, sum_aa, sum_gg;
   int64_t passed, rel_count;
-  int64_t above_edge[kHistEdges];  // elements with abs_error > tolerance * edge
+  // Elements with abs_error > tolerance * kHistEdge[e] for the edges below 1 (e < 3); the
+  // bins above 1 hold failing elements only and are filled by the caller's per-element pass.
+  int64_t above_edge[kHistEdges];
 };
+
+inline constexpr int kPassEdges = 3;  // kHistEdge[0..2] = 1/16, 1/4, 1/2
 
 struct ScanKernels {
   const char* name;
