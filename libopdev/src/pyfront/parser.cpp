@@ -2012,7 +2012,8 @@ class Parser {
   ExprPtr ParseSubExpression(const Token& t, std::string_view text, size_t offset) {
     std::string wrapped = "(" + std::string(text) + ")";
     TokenizeResult tr = Tokenize(wrapped);
-    auto [base_line, base_col] = PosIn(t, offset);
+    const std::pair<int, int> base = PosIn(t, offset);
+    const int base_line = base.first, base_col = base.second;
     auto map = [&](int& line, int& col) {
       if (line == 1) {
         col = base_col + col - 2;
