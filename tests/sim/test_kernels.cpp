@@ -160,3 +160,49 @@ TEST_CASE("bad calls are errors, not crashes") {
   CHECK_FALSE(r2->completed);
   CHECK(r2->hazards.HasCode("SIM-OP-DTYPE"));
 }
+
+namespace {
+std::string PyfrontData(const std::string& name) {
+  return std::string(OPDEV_SOURCE_DIR) + "/tests/data/pyfront/" + name;
+}
+}  // namespace
+
+TEST_CASE("pyfront's kernel corpus: VF clamp/leaky with compares and select (1-D tensors) runs exactly") {
+  auto x = simtest::Random(DType::kFloat32, {5000}, -10.0, 10.0, 4);
+  auto y = *precision::Tensor::Zeros(DType::kFloat32, {5000});
+  sim::SimOptions opts;
+  opts.entry = "clamp_kernel";
+  opts.block_dim = 2;
+  auto r = sim::RunKernelFile(PyfrontData("kernel_relu_select_vf.py"), {x, y}, opts);
+  REQUIRE(r.ok());
+  INFO(r->hazards.ToText());
+  CHECK(r->completed);
+  CHECK(r->hazards.empty());
+  REQUIRE(r->outputs.size() == 1);
+  int64_t bad = 0;
+  for (int64_t i = 0; i < 5000; ++i) {
+    float v = std::max(std::min(static_cast<float>(x.GetDouble(i)), 6.0f), -6.0f);
+    if (v < 0) v = v * 0.01f;
+    bad += r->outputs[0].tensor.GetDouble(i) != v;
+  }
+  CHECK(bad == 0);
+}
+
+TEST_CASE("pyfront's kernel corpus: fillpad(min) then row maximum into a DN tile") {
+  auto x = simtest::Random(DType::kFloat32, {37, 200}, -10.0, 10.0, 8);
+  auto out = *precision::Tensor::Zeros(DType::kFloat32, {37, 1});
+  sim::SimOptions opts;
+  opts.entry = "row_max";
+  opts.block_dim = 2;
+  auto r = sim::RunKernelFile(PyfrontData("kernel_fillpad_tail.py"), {x, out}, opts);
+  REQUIRE(r.ok());
+  INFO(r->hazards.ToText());
+  CHECK(r->completed);
+  CHECK_FALSE(r->hazards.HasErrors());
+  REQUIRE(r->outputs.size() == 1);
+  for (int64_t i = 0; i < 37; ++i) {
+    double m = -1e300;
+    for (int64_t j = 0; j < 200; ++j) m = std::max(m, x.GetDouble(i * 200 + j));
+    CHECK(r->outputs[0].tensor.GetDouble(i) == m);
+  }
+}
