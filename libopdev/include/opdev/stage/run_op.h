@@ -1,0 +1,56 @@
+// `opdev run`: runs the kernel file of an op dir on one backend and triages the result.
+// npu: the pipeline's exact command through the launcher (runtime/launcher.h); sim: every
+// DESIGN §8 case through the CPU simulator against the CPU FP32 golden
+// (runtime/sim_runner.h). Both give per-case results and a Triage with the failure
+// category, evidence and the next action.
+#pragma once
+
+#include "opdev/runtime/launcher.h"
+#include "opdev/runtime/sim_runner.h"
+#include "opdev/runtime/triage.h"
+
+#include "absl/status/statusor.h"
+
+#include <boost/json/object.hpp>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace opdev::stage {
+
+struct RunOpOptions {
+  std::string op_dir;
+  std::string backend = "sim";           // "sim" | "npu"
+  std::optional<std::int64_t> module_k;  // L1 staged file
+  std::string file;                      // override (op-dir-relative)
+  std::string case_name;                 // one case alone
+  // npu
+  std::string interpreter = "python";
+  std::optional<int> device;
+  std::string npu_smi = "npu-smi";
+  double timeout_seconds = runtime::kDefaultTimeoutSeconds;
+  double idle_timeout_seconds = runtime::kDefaultIdleTimeoutSeconds;
+  // sim (golden) and logs
+  std::string python = "/usr/bin/python3";
+  std::string log_dir;                   // empty: <op_dir>/reports/opdev/run
+  std::function<void(const std::string&)> progress;
+};
+
+struct RunOpResult {
+  std::string backend;
+  std::string op, file, wrapper;
+  std::vector<std::string> commands;
+  std::vector<runtime::CaseResult> cases;
+  Diagnostics hazards;                   // sim only
+  runtime::Triage triage;
+  std::optional<runtime::LaunchResult> launch;  // npu only
+  std::vector<std::pair<std::string, std::string>> logs;  // (role, path)
+  boost::json::object ToJson() const;
+};
+
+// Errors only for an unusable call (no op dir, unknown backend, unknown case).
+absl::StatusOr<RunOpResult> RunOp(const RunOpOptions& opts);
+
+}  // namespace opdev::stage

@@ -1,0 +1,313 @@
+// `opdev run` as a library call: resolve the file, wrapper, golden and DESIGN §8 cases of
+// the op dir, run them on the chosen backend, and triage.
+#include "opdev/stage/run_op.h"
+
+#include "opdev/contract/design_doc.h"
+#include "opdev/contract/module_interfaces.h"
+#include "opdev/plan/naming.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+namespace fs = std::filesystem;
+
+namespace opdev::stage {
+namespace {
+
+std::string Trim(const std::string& s) {
+  size_t b = s.find_first_not_of(" \t`");
+  if (b == std::string::npos) return "";
+  size_t e = s.find_last_not_of(" \t`");
+  return s.substr(b, e - b + 1);
+}
+
+std::vector<std::string> ShapeSymbols(const std::string& text) {
+  std::string t = Trim(text);
+  if (!t.empty() && t.front() == '[') t = t.substr(1);
+  if (!t.empty() && t.back() == ']') t.pop_back();
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= t.size()) {
+    size_t c = t.find(',', start);
+    std::string part = Trim(t.substr(start, c == std::string::npos ? std::string::npos : c - start));
+    if (!part.empty()) out.push_back(part);
+    if (c == std::string::npos) break;
+    start = c + 1;
+  }
+  return out;
+}
+
+// Triage of a simulator run.
+runtime::Triage TriageSim(const runtime::SimRunResult& s, const runtime::TriageContext& ctx) {
+  using runtime::CaseStatus;
+  runtime::Triage t;
+  t.total = static_cast<int>(s.cases.size());
+  for (const auto& c : s.cases)
+    if (c.status == CaseStatus::kPass) ++t.passed;
+  if (!s.golden_error.empty()) {
+    bool env = s.golden_error.find("No module named") != std::string::npos ||
+               s.golden_error.find("spawn") != std::string::npos ||
+               s.golden_error.find("No such file") != std::string::npos;
+    t.category = env ? std::string(category::kEnvError) : "golden_failure";
+    t.outcome = env ? runtime::Outcome::kNotMeasured : runtime::Outcome::kFail;
+    t.rule = env ? "env.golden" : "golden.failed";
+    t.summary = s.golden_error;
+    t.evidence.push_back(s.golden_error);
+    t.next_action = env ? "install torch/numpy for the golden's interpreter (--python) and rerun"
+                        : "the Stage 2 golden does not run: report golden_failure; do not edit it";
+    return t;
+  }
+  const Diagnostic* first = nullptr;
+  for (const auto& h : s.hazards.items())
+    if (h.severity == Severity::kError && !first) first = &h;
+  if (first) {
+    t.outcome = runtime::Outcome::kFail;
+    t.rule = "sim.hazard";
+    runtime::HazardRoute route = runtime::RouteHazard(first->code);
+    t.category = first->category.empty() ? route.category : first->category;
+    t.layer = route.layer;
+    t.suspicion = route.explanation;
+    t.summary = absl::StrCat("simulator hazard ", first->code, ": ", first->message);
+    int n = 0;
+    for (const auto& h : s.hazards.items())
+      if (h.severity == Severity::kError && n++ < 5)
+        t.evidence.push_back(absl::StrCat(h.file, ":", h.line, ": ", h.code, ": ", h.message,
+                                          h.evidence.empty() ? "" : " (" + h.evidence + ")"));
+    t.next_action = absl::StrCat("fix ", first->file, ":", first->line, "; review the '", route.layer,
+                                 "' layer, then rerun all cases");
+    return t;
+  }
+  bool errors = std::any_of(s.cases.begin(), s.cases.end(),
+                            [](const runtime::CaseResult& c) { return c.status == CaseStatus::kError; });
+  if (errors) {
+    t.outcome = runtime::Outcome::kFail;
+    t.category = std::string(category::kRuntimeFailure);
+    t.rule = "sim.error";
+    for (const auto& c : s.cases)
+      if (c.status == CaseStatus::kError) t.evidence.push_back(absl::StrCat(c.name, ": ", c.error));
+    t.summary = absl::StrCat("the simulator could not run: ", t.evidence.front());
+    t.next_action = "read the error; an unsupported construct is a simulator limit, not a kernel defect "
+                    "(confirm on the NPU)";
+    return t;
+  }
+  bool precision = std::any_of(s.cases.begin(), s.cases.end(), [](const runtime::CaseResult& c) {
+    return c.status == CaseStatus::kPrecisionFail;
+  });
+  if (precision) {
+    t.outcome = runtime::Outcome::kFail;
+    t.category = std::string(category::kPrecisionFailure);
+    t.rule = "precision.scheme_a";
+    t.precision = runtime::ClassifyPrecision(s.cases, ctx);
+    t.layer = t.precision->layer;
+    t.summary = absl::StrCat("precision below scheme A in ", t.precision->failing.size(),
+                             " case(s): ", t.precision->symptom);
+    for (const auto& c : s.cases)
+      if (c.status == CaseStatus::kPrecisionFail)
+        t.evidence.push_back(absl::StrCat(c.name, " ", c.label, ": ", c.summary.substr(0, c.summary.find('\n', 20))));
+    t.next_action = absl::StrCat("review '", t.precision->layer, "': ", t.precision->check_first);
+    return t;
+  }
+  t.outcome = runtime::Outcome::kPass;
+  t.rule = "pass";
+  t.summary = absl::StrCat("all ", t.total, " case(s) pass scheme A on the simulator");
+  t.next_action = "confirm on the NPU (opdev run --backend npu)";
+  for (const auto& h : s.hazards.items())
+    if (h.severity == Severity::kWarning) t.notes.push_back(h.ToText());
+  return t;
+}
+
+}  // namespace
+
+boost::json::object RunOpResult::ToJson() const {
+  boost::json::object o;
+  o["backend"] = backend;
+  o["op"] = op;
+  o["file"] = file;
+  o["wrapper"] = wrapper;
+  boost::json::array cmds;
+  for (const auto& c : commands) cmds.emplace_back(c);
+  o["commands"] = std::move(cmds);
+  boost::json::array cs;
+  for (const auto& c : cases) cs.push_back(c.ToJson());
+  o["cases"] = std::move(cs);
+  o["hazards"] = hazards.ToJson();
+  o["triage"] = triage.ToJson();
+  if (launch) o["launch"] = launch->ToJson();
+  boost::json::object l;
+  for (const auto& [k, v] : logs) l[k] = v;
+  o["logs"] = std::move(l);
+  return o;
+}
+
+absl::StatusOr<RunOpResult> RunOp(const RunOpOptions& opts) {
+  std::error_code ec;
+  if (!fs::is_directory(opts.op_dir, ec)) return absl::NotFoundError(opts.op_dir + ": not a directory");
+  if (opts.backend != "sim" && opts.backend != "npu")
+    return absl::InvalidArgumentError("--backend must be sim or npu, got '" + opts.backend + "'");
+  RunOpResult r;
+  r.backend = opts.backend;
+  const fs::path dir(opts.op_dir);
+  Diagnostics diags;
+  std::optional<contract::ModuleInterfaces> mi;
+  if (fs::exists(dir / "module_interfaces.yaml")) {
+    auto m = contract::LoadModuleInterfaces((dir / "module_interfaces.yaml").string(), &diags);
+    if (m.ok()) mi = std::move(*m);
+  }
+  r.op = mi && !mi->op.empty() ? mi->op : fs::absolute(dir).lexically_normal().filename().string();
+  if (r.op.empty()) r.op = fs::absolute(dir).lexically_normal().parent_path().filename().string();
+  std::string golden_module, golden_fn;
+  if (opts.module_k) {
+    r.file = plan::StagedFile(r.op, *opts.module_k);
+    r.wrapper = plan::StagedWrapper(r.op, *opts.module_k);
+    golden_module = "modules." + plan::StageGoldenModule(r.op, *opts.module_k);
+    golden_fn = plan::StageGoldenModule(r.op, *opts.module_k);
+    if (mi)
+      if (const auto* md = mi->FindModule(*opts.module_k); md && !md->golden_stage_fn.empty())
+        golden_fn = md->golden_stage_fn;
+  } else {
+    r.file = plan::FinalFile(r.op);
+    r.wrapper = plan::FinalWrapper(r.op);
+    golden_module = plan::FinalGoldenModule(r.op);
+    golden_fn = golden_module;
+  }
+  if (!opts.file.empty()) r.file = opts.file;
+  std::string log_dir = opts.log_dir.empty() ? (dir / "reports/opdev/run").string() : opts.log_dir;
+
+  // DESIGN §8 cases (names, shapes) for per-case results and the precision grouping.
+  runtime::TriageContext ctx;
+  std::vector<contract::TestCase> cases;
+  if (fs::exists(dir / "DESIGN.md")) {
+    auto d = contract::LoadDesignDoc((dir / "DESIGN.md").string(), &diags);
+    if (d.ok()) cases = d->TestCases();
+  }
+  std::string dtype = mi && !mi->primary_inputs.empty() ? mi->primary_inputs.front().dtype : "";
+  for (const auto& c : cases) ctx.shapes.push_back({c.name, c.shape, dtype});
+  if (!opts.case_name.empty()) {
+    auto it = std::find_if(cases.begin(), cases.end(),
+                           [&](const contract::TestCase& c) { return c.name == opts.case_name; });
+    if (it == cases.end() && !cases.empty())
+      return absl::NotFoundError(absl::StrCat("no DESIGN §8 case named ", opts.case_name));
+    if (it != cases.end()) cases = {*it};
+  }
+
+  if (opts.backend == "npu") {
+    runtime::LaunchOptions lo;
+    lo.op_dir = opts.op_dir;
+    lo.op = r.op;
+    lo.test_file = r.file;
+    lo.interpreter = opts.interpreter;
+    lo.device = opts.device;
+    lo.npu_smi = opts.npu_smi;
+    lo.timeout_seconds = opts.timeout_seconds;
+    lo.idle_timeout_seconds = opts.idle_timeout_seconds;
+    lo.case_name = opts.case_name;
+    for (const auto& c : cases) lo.expected_cases.push_back(c.name);
+    lo.log_dir = log_dir;
+    if (opts.progress) {
+      size_t total = lo.expected_cases.size();
+      auto done = std::make_shared<size_t>(0);
+      lo.on_line = [&opts, total, done](const std::string& line) {
+        if (line.find("] PASS (") != std::string::npos)
+          opts.progress(absl::StrCat("case ", ++*done, "/", total, " PASS"));
+        else if (line.find("Traceback (most recent call last)") != std::string::npos)
+          opts.progress(absl::StrCat("case ", *done + 1, "/", total, " raised"));
+      };
+    }
+    auto l = runtime::Launch(lo);
+    if (!l.ok()) return l.status();
+    r.commands = l->preflight_commands;
+    r.commands.push_back(l->command);
+    r.cases = l->cases;
+    r.triage = runtime::TriageLaunch(*l, ctx);
+    if (!l->combined_path.empty()) {
+      r.logs.push_back({"stdout", l->stdout_path});
+      r.logs.push_back({"stderr", l->stderr_path});
+      r.logs.push_back({"combined", l->combined_path});
+    }
+    r.launch = std::move(*l);
+    return r;
+  }
+
+  // Simulator.
+  if (cases.empty())
+    return absl::FailedPreconditionError(
+        "the simulator needs the DESIGN §8 cases (names and shapes): DESIGN.md has none");
+  if (!mi || mi->primary_inputs.empty())
+    return absl::FailedPreconditionError(
+        "the simulator needs module_interfaces.yaml primary_inputs (names, shapes, dtypes)");
+  runtime::SimRunOptions so;
+  so.op_dir = opts.op_dir;
+  so.file = r.file;
+  so.wrapper = r.wrapper;
+  so.golden_module = golden_module;
+  so.golden_fn = golden_fn;
+  so.python = opts.python;
+  so.work_dir = (fs::path(log_dir) / "sim").string();
+  auto first_syms = ShapeSymbols(mi->primary_inputs.front().shape);
+  std::vector<std::string> unsupported;
+  for (const auto& c : cases) {
+    runtime::SimCase sc;
+    sc.name = c.name;
+    std::map<std::string, std::int64_t> sym;
+    for (size_t i = 0; i < first_syms.size() && i < c.shape.size(); ++i) sym[first_syms[i]] = c.shape[i];
+    bool ok = c.shape.size() == first_syms.size();
+    for (const auto& in : mi->primary_inputs) {
+      runtime::SimInput si;
+      si.name = in.name;
+      auto dt = ParseDType(in.dtype);
+      if (!dt) ok = false;
+      else si.dtype = *dt;
+      for (const auto& s : ShapeSymbols(in.shape)) {
+        auto it = sym.find(s);
+        if (it != sym.end()) si.shape.push_back(it->second);
+        else if (!s.empty() && std::all_of(s.begin(), s.end(), ::isdigit)) si.shape.push_back(std::stoll(s));
+        else ok = false;
+      }
+      sc.inputs.push_back(si);
+    }
+    if (!ok) {
+      unsupported.push_back(c.name);
+      continue;
+    }
+    so.cases.push_back(sc);
+  }
+  if (so.cases.empty())
+    return absl::FailedPreconditionError(absl::StrCat(
+        "cannot derive the simulator's input shapes from DESIGN §8 and primary_inputs for: ",
+        absl::StrJoin(unsupported, ", ")));
+  if (opts.progress) {
+    auto done = std::make_shared<size_t>(0);
+    size_t total = so.cases.size();
+    so.on_case = [&opts, total, done](const std::string& line) {
+      opts.progress(absl::StrCat("case ", ++*done, "/", total, " ", line));
+    };
+  }
+  auto s = runtime::RunOnSimulator(so);
+  if (!s.ok()) return s.status();
+  r.commands = s->commands;
+  r.cases = s->cases;
+  for (const auto& name : unsupported) {
+    runtime::CaseResult cr;
+    cr.name = name;
+    cr.status = runtime::CaseStatus::kNotRun;
+    cr.error = "input shapes not derivable from DESIGN §8 and primary_inputs";
+    r.cases.push_back(cr);
+  }
+  r.hazards = s->hazards;
+  r.triage = TriageSim(*s, ctx);
+  if (!unsupported.empty() && r.triage.outcome == runtime::Outcome::kPass) {
+    r.triage.outcome = runtime::Outcome::kFail;
+    r.triage.category = std::string(category::kRuntimeFailure);
+    r.triage.rule = "sim.cases_not_run";
+    r.triage.summary = absl::StrCat(unsupported.size(), " case(s) could not be simulated: ",
+                                    absl::StrJoin(unsupported, ", "));
+  }
+  r.logs.push_back({"sim_work_dir", so.work_dir});
+  return r;
+}
+
+}  // namespace opdev::stage
