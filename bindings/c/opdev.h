@@ -1,0 +1,127 @@
+/*
+ * opdev.h: the C ABI of opdev, for orchestrators that embed Stage 4 of PyPTO-Pro operator
+ * development without shelling out (any language with a C FFI; the Python binding in
+ * bindings/python uses it through ctypes).
+ *
+ * Conventions
+ * -----------
+ * - Every step takes a request as a UTF-8 JSON object and returns, through `*result`, a
+ *   UTF-8 JSON document: the same document the matching `opdev <step> --json` command
+ *   prints. The caller frees it with opdev_string_free(). `*result` is NULL on error.
+ * - Every step returns an integer status, the same number the command exits with:
+ *     OPDEV_OK (0)        clean / PASS
+ *     OPDEV_FINDINGS (1)  findings of severity error / FAIL (the document says which)
+ *     OPDEV_ERROR (2)     the call itself failed (bad request, unreadable input, ...):
+ *                         opdev_last_error(ctx) says why; *result holds {"error": "..."}.
+ * - No C++ exception, abort or exit crosses this boundary.
+ * - A context is not shared between threads without a lock; distinct contexts may be used
+ *   concurrently from different threads.
+ * - Paths in requests are file-system paths, relative to the process's working directory.
+ *
+ * ABI versioning: OPDEV_ABI_VERSION is the soname's number (libopdev_c.so.1). Functions are
+ * only ever added within one ABI version.
+ */
+#ifndef OPDEV_H
+#define OPDEV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define OPDEV_EXPORT __declspec(dllexport)
+#else
+#define OPDEV_EXPORT __attribute__((visibility("default")))
+#endif
+
+#define OPDEV_ABI_VERSION 1
+
+#define OPDEV_OK 0
+#define OPDEV_FINDINGS 1
+#define OPDEV_ERROR 2
+
+/* Log levels passed to the log callback. */
+#define OPDEV_LOG_INFO 0
+#define OPDEV_LOG_WARNING 1
+#define OPDEV_LOG_ERROR 2
+
+typedef struct opdev_context opdev_context;
+
+/* Receives progress and log lines of long steps (run, stage). `message` is valid only
+ * during the call. */
+typedef void (*opdev_log_fn)(void *user_data, int level, const char *message);
+
+/* The library version, e.g. "0.1.0". Static storage; do not free. */
+OPDEV_EXPORT const char *opdev_version(void);
+
+/* OPDEV_ABI_VERSION of the loaded library. */
+OPDEV_EXPORT int opdev_abi_version(void);
+
+/* Creates a context. `options_json` may be NULL or a JSON object with optional keys:
+ *   "target":  "a5" (default) or "a3"
+ *   "kb_root": directory holding topology-map.json and the KB files
+ *   "python":  interpreter used for goldens and NPU runs (default "/usr/bin/python3")
+ * Returns NULL when the options are invalid (then opdev_last_error(NULL) says why). */
+OPDEV_EXPORT opdev_context *opdev_context_new(const char *options_json);
+
+/* Frees a context. NULL is allowed. */
+OPDEV_EXPORT void opdev_context_free(opdev_context *ctx);
+
+/* Installs (or, with NULL, removes) the log callback of a context. */
+OPDEV_EXPORT void opdev_set_log_callback(opdev_context *ctx, opdev_log_fn fn, void *user_data);
+
+/* The message of the last OPDEV_ERROR on this context ("" if none). With ctx == NULL, the
+ * last error of opdev_context_new on this thread. Valid until the next call on ctx. */
+OPDEV_EXPORT const char *opdev_last_error(const opdev_context *ctx);
+
+/* Frees a string returned through `result`. NULL is allowed. */
+OPDEV_EXPORT void opdev_string_free(char *s);
+
+/* check: {"op_dir": "..."} -> the `opdev check --json` document. */
+OPDEV_EXPORT int opdev_check(opdev_context *ctx, const char *request_json, char **result);
+
+/* plan: {"op_dir": "...", "module_k": K | "finalize": true} -> `opdev plan --json`. */
+OPDEV_EXPORT int opdev_plan(opdev_context *ctx, const char *request_json, char **result);
+
+/* gen: {"op_dir": "...", "module_k"?, "finalize"?, "out"?} -> `opdev gen --json`. */
+OPDEV_EXPORT int opdev_gen(opdev_context *ctx, const char *request_json, char **result);
+
+/* budget: {"path": "kernel.py or op dir", "svg"?: "file"} -> `opdev budget --json`. */
+OPDEV_EXPORT int opdev_budget(opdev_context *ctx, const char *request_json, char **result);
+
+/* run: {"op_dir": "...", "backend": "sim"|"npu", "case"?} -> `opdev run --json`. */
+OPDEV_EXPORT int opdev_run(opdev_context *ctx, const char *request_json, char **result);
+
+/* compare: {"pairs": [["actual.npy", "golden.npy"], ...], "dtype"?, "tile"?: [R, C]}
+ * -> `opdev compare --json`. */
+OPDEV_EXPORT int opdev_compare(opdev_context *ctx, const char *request_json, char **result);
+
+/* compare of in-memory buffers: element type names as in opdev compare --dtype
+ * ("float16", "bfloat16", "float32", ...), C-order shapes. The buffers are read in place,
+ * not copied. `options_json` may be NULL or {"dtype"?: ..., "tile"?: [R, C]}. */
+OPDEV_EXPORT int opdev_compare_buffers(opdev_context *ctx, const void *actual,
+                                       const char *actual_dtype, const void *golden,
+                                       const char *golden_dtype, const int64_t *shape,
+                                       size_t ndim, const char *options_json, char **result);
+
+/* usage generate: {"op_dir": "...", "module_k"?, "finalize"?} -> `opdev usage generate --json`. */
+OPDEV_EXPORT int opdev_usage_generate(opdev_context *ctx, const char *request_json, char **result);
+
+/* usage check: {"op_dir": "...", "mode"?} -> `opdev usage check --json`. */
+OPDEV_EXPORT int opdev_usage_check(opdev_context *ctx, const char *request_json, char **result);
+
+/* selfcheck: {"op_dir": "...", "module_k"?, "finalize"?} -> `opdev selfcheck --json`. */
+OPDEV_EXPORT int opdev_selfcheck(opdev_context *ctx, const char *request_json, char **result);
+
+/* stage: {"op_dir": "...", "backend"?: "sim"|"npu", "module_k"?, "finalize"?, "no_gen"?}
+ * -> `opdev stage --json`. */
+OPDEV_EXPORT int opdev_stage(opdev_context *ctx, const char *request_json, char **result);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OPDEV_H */
