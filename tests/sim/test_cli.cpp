@@ -1,0 +1,69 @@
+// The `opdev sim` command end to end: .npy in, .npy out, exit codes and JSON hazards.
+#include "sim_test_util.h"
+
+#include "opdev/precision/tensor_file.h"
+#include "opdev/support/file_io.h"
+
+#include <boost/json.hpp>
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+using namespace opdev;
+
+namespace {
+struct CmdResult {
+  int exit = -1;
+  std::string out;
+};
+CmdResult RunCmd(const std::string& cmd) {
+  CmdResult r;
+  FILE* p = popen((cmd + " 2>/dev/null").c_str(), "r");
+  REQUIRE(p != nullptr);
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  int st = pclose(p);
+  r.exit = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+std::string Bin() {
+  const char* b = std::getenv("OPDEV_BIN");
+  REQUIRE(b != nullptr);
+  REQUIRE(std::filesystem::exists(b));
+  return b;
+}
+}  // namespace
+
+TEST_CASE("opdev sim writes the wrapper's output as .npy and exits 0 on a clean run") {
+  auto dir = std::filesystem::temp_directory_path() / "opdev_sim_cli_test";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  auto x = simtest::Random(DType::kFloat32, {33, 65}, -4.0, 4.0, 2);
+  REQUIRE(precision::WriteNpy((dir / "x.npy").string(), x).ok());
+  auto r = RunCmd(Bin() + " sim " + simtest::DataPath("softmax_vf_fp32.py") + " --entry softmax_wrapper --in " +
+                  (dir / "x.npy").string() + " --out-dir " + (dir / "out").string());
+  CHECK(r.exit == 0);
+  auto y = precision::ReadNpy((dir / "out" / "y.npy").string());
+  REQUIRE(y.ok());
+  CHECK(simtest::MaxAbsDiff(*y, simtest::SoftmaxRef(x)) < 1e-6);
+  // A defective kernel: exit 1 and the hazard in JSON with its line.
+  std::string src = *ReadTextFile(simtest::DataPath("softmax_vf_fp32.py"));
+  src.replace(src.find("pl.store(y, yt, [r0, 0])"), 24, "pl.store(y, yt, [r0 + 1, 0])");
+  REQUIRE(WriteFileAtomic((dir / "bad.py").string(), src).ok());
+  auto bad = RunCmd(Bin() + " sim " + (dir / "bad.py").string() + " --entry softmax_wrapper --in " +
+                    (dir / "x.npy").string() + " --out-dir " + (dir / "out2").string() + " --json");
+  CHECK(bad.exit == 1);
+  auto j = boost::json::parse(bad.out).as_object();
+  bool found = false;
+  for (const auto& h : j["hazards"].as_array())
+    if (h.as_object().at("code").as_string() == "SIM-GM-OOB") found = true;
+  CHECK(found);
+  // Usage errors exit 2.
+  CHECK(RunCmd(Bin() + " sim " + simtest::DataPath("softmax_vf_fp32.py") + " --out-dir x").exit == 2);
+  CHECK(RunCmd(Bin() + " sim " + simtest::DataPath("softmax_vf_fp32.py") + " --entry nope --out-dir " +
+               (dir / "o3").string()).exit == 2);
+  std::filesystem::remove_all(dir);
+}
