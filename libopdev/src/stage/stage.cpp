@@ -415,6 +415,8 @@ absl::StatusOr<StageReport> RunStage(const StageOptions& opts) {
         blocked += i.status == selfcheck::ItemStatus::kBlocked || i.status == selfcheck::ItemStatus::kNotAvailable;
       }
       s.status = fails ? StepStatus::kFindings : blocked ? StepStatus::kNotAvailable : StepStatus::kOk;
+      s.summary = absl::StrCat(static_cast<int>(sc->items.size()) - fails - blocked, " item(s) passed or skipped, ",
+                               fails, " failed, ", blocked, " blocked or not available");
     }
     if (s.status == StepStatus::kNotAvailable || s.status == StepStatus::kSkipped) incomplete = true;
     if (s.status == StepStatus::kFindings || s.status == StepStatus::kFailed) failed = true;
