@@ -29,7 +29,11 @@ absl::StatusOr<CommandPlan> PlanCommand(const LaunchOptions& opts) {
     rel = dir.filename() / file;
   }
   plan.script = rel.generic_string();
-  plan.argv = {opts.interpreter};
+  // A relative interpreter path means the caller's directory, not the run's.
+  std::string interpreter = opts.interpreter;
+  if (interpreter.find('/') != std::string::npos && fs::path(interpreter).is_relative())
+    interpreter = fs::absolute(interpreter, ec).lexically_normal().string();
+  plan.argv = {interpreter};
   if (opts.case_name.empty()) {
     plan.argv.push_back(plan.script);
   } else {
