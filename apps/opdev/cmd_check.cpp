@@ -5,6 +5,7 @@
 #include "command.h"
 
 #include "opdev/contract/check.h"
+#include "opdev/steps/step.h"
 #include "opdev/support/json_print.h"
 
 #include <iostream>
@@ -58,29 +59,15 @@ int RunCheck(const std::vector<std::string>& args) {
     return FailUsage("check", "unknown --target '" + vm["target"].as<std::string>() +
                                   "' (expected a5 or a3)", json);
 
-  const std::string dir = vm["op-dir"].as<std::string>();
-  contract::LoadOptions load;
-  load.kb_root = vm["kb-root"].as<std::string>();
-  contract::CheckOptions check;
-  check.target = *target;
-  Diagnostics diags;
-  absl::Status st = contract::CheckOpDirPath(dir, load, check, &diags);
-  int code = !st.ok() || contract::HasInputErrors(diags) ? kExitUsage
-             : diags.HasErrors()                          ? kExitFindings
-                                                          : kExitOk;
-  if (json) {
-    boost::json::object o;
-    o["op_dir"] = dir;
-    o["kb_root"] = contract::ResolveKbRoot(dir, load.kb_root);
-    o["target"] = std::string(TargetName(*target));
-    o["status"] = code == kExitOk ? "clean" : code == kExitFindings ? "errors" : "input_error";
-    o["errors"] = diags.ErrorCount();
-    o["warnings"] = diags.WarningCount();
-    o["diagnostics"] = diags.ToJson();
-    PrintJson(o);
-  } else {
-    PrintDiagnosticsText(diags);
-  }
+  boost::json::object request{{"op_dir", vm["op-dir"].as<std::string>()},
+                              {"kb_root", vm["kb-root"].as<std::string>()},
+                              {"target", std::string(TargetName(*target))}};
+  steps::StepResult r = steps::RunStep("check", steps::StepContext{}, request);
+  if (json)
+    PrintJson(r.document);
+  else
+    std::cerr << r.text_err;
+  int code = r.status;
   return code;
 }
 

@@ -5,6 +5,11 @@
 
 #include "opdev/precision/compare.h"
 #include "opdev/precision/tensor_file.h"
+#include "opdev/steps/step.h"
+
+#include <boost/json/value_from.hpp>
+
+#include <algorithm>
 
 #include <iostream>
 #include <optional>
@@ -21,8 +26,6 @@ constexpr const char* kUsage =
     "files (.npy, or raw .bin with --shape and an element type) and prints the reference\n"
     "summary followed by diagnostics. A path 'none' is a None placeholder for a multi-output\n"
     "operator. Exit status: 0 PASS, 1 FAIL, 2 unusable input.";
-
-bool IsNone(const std::string& s) { return s == "none" || s == "None"; }
 
 int Run(const std::vector<std::string>& args) {
   po::options_description opts("options");
@@ -94,51 +97,32 @@ int Run(const std::vector<std::string>& args) {
   copts.worst_k = std::max(0, vm["worst"].as<int>());
   copts.threads = std::max(0, vm["threads"].as<int>());
 
-  auto read = [&](const std::string& path, std::optional<DType> side) -> absl::StatusOr<pr::Tensor> {
-    pr::TensorReadOptions ro;
-    ro.shape = shape;
-    ro.dtype = side;
-    ro.raw2_is_bfloat16 = cmp_dtype == DType::kBFloat16;
-    std::string_view p(path);
-    bool is_npy = p.size() >= 4 && p.substr(p.size() - 4) == ".npy";
-    if (is_npy) ro.shape.reset();
-    if (!is_npy && !ro.dtype) ro.dtype = cmp_dtype;
-    return pr::ReadTensorFile(path, ro);
-  };
-  std::vector<std::optional<pr::Tensor>> actual, golden;
-  for (size_t i = 0; i < files.size(); i += 2) {
-    for (int side = 0; side < 2; ++side) {
-      const std::string& path = files[i + static_cast<size_t>(side)];
-      auto& list = side == 0 ? actual : golden;
-      if (IsNone(path)) {
-        list.emplace_back(std::nullopt);
-        continue;
-      }
-      auto t = read(path, side == 0 ? actual_dtype : golden_dtype);
-      if (!t.ok()) return FailUsage(cmd, std::string(t.status().message()), json);
-      list.emplace_back(*std::move(t));
-    }
+  // The arguments are valid: the library step reads the files and compares (the same step
+  // serves the C ABI, so both print byte-identical documents).
+  boost::json::array pairs;
+  for (size_t i = 0; i < files.size(); i += 2) pairs.push_back(boost::json::array{files[i], files[i + 1]});
+  boost::json::object request{{"pairs", std::move(pairs)},
+                              {"worst", copts.worst_k},
+                              {"threads", copts.threads},
+                              {"summary_only", vm.count("summary-only") > 0 && !json}};
+  for (const char* key : {"dtype", "actual-dtype", "golden-dtype"}) {
+    if (!vm.count(key)) continue;
+    std::string k(key);
+    std::replace(k.begin(), k.end(), '-', '_');
+    request[k] = vm[key].as<std::string>();
   }
-
-  copts.diagnostics = !vm.count("summary-only") || json;
-  pr::PrecisionResult result = pr::CheckPrecision(actual, golden, copts);
-  if (json) {
-    boost::json::object o = pr::ToJson(result);
-    boost::json::array pairs;
-    for (size_t i = 0; i < files.size(); i += 2) {
-      boost::json::object pair;
-      pair["actual"] = files[i];
-      pair["golden"] = files[i + 1];
-      pairs.push_back(std::move(pair));
-    }
-    o["files"] = std::move(pairs);
-    PrintJson(o);
-  } else if (vm.count("summary-only")) {
-    std::cout << result.summary << "\n";
-  } else {
-    std::cout << pr::RenderReport(result);
+  if (shape) request["shape"] = boost::json::value_from(*shape);
+  if (copts.tile) request["tile"] = boost::json::array{copts.tile->first, copts.tile->second};
+  steps::StepResult r = steps::RunStep("compare", steps::StepContext{}, request);
+  if (r.status == steps::kStatusError) {
+    const auto* e = r.document.as_object().if_contains("error");
+    return FailUsage(cmd, e && e->is_string() ? std::string(e->as_string()) : r.text_err, json);
   }
-  return result.passed ? kExitOk : kExitFindings;
+  if (json)
+    PrintJson(r.document);
+  else
+    std::cout << r.text;
+  return r.status;
 }
 
 }  // namespace

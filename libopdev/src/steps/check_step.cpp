@@ -38,7 +38,8 @@ StepResult RunCheckStep(const StepContext& ctx, const boost::json::object& reque
   o["diagnostics"] = diags.ToJson();
   if (!st.ok() && diags.empty()) o["error"] = std::string(st.message());
   r.document = std::move(o);
-  r.text_err = diags.ToText() + std::to_string(diags.ErrorCount()) + " error(s), " +
+  r.text_err = (!st.ok() && diags.empty() ? std::string(st.message()) + "\n" : std::string()) +
+               diags.ToText() + std::to_string(diags.ErrorCount()) + " error(s), " +
                std::to_string(diags.WarningCount()) + " warning(s)\n";
   return r;
 }
