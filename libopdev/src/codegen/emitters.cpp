@@ -253,10 +253,21 @@ std::optional<std::vector<py::StmtPtr>> EmitWrapper(GenContext& ctx, const std::
         "    if %s.dim() != %d:\n"
         "        raise ValueError(\"%s must be %d-D [%s], got {}-D\".format(%s.dim()))\n",
         t.name, t.shape.size(), t.name, t.shape.size(), absl::StrJoin(t.shape, ", "), t.name);
-    body += absl::StrFormat(
-        "    if not %s.is_contiguous():\n"
-        "        raise ValueError(\"%s must be contiguous\")\n",
-        t.name, t.name);
+    // Contiguity from stride()/size() only: is_contiguous() is outside the wrapper
+    // boundary's metadata allowlist (kb constraints/wrapper-boundary.md).
+    {
+      const int nd = static_cast<int>(t.shape.size());
+      std::vector<std::string> conds;
+      if (nd > 0) conds.push_back(absl::StrFormat("%s.stride(%d) != 1", t.name, nd - 1));
+      for (int i = nd - 2; i >= 0; --i)
+        conds.push_back(absl::StrFormat("%s.stride(%d) != %s.stride(%d) * %s.size(%d)", t.name, i,
+                                        t.name, i + 1, t.name, i + 1));
+      if (!conds.empty())
+        body += absl::StrFormat(
+            "    if %s:\n"
+            "        raise ValueError(\"%s must be contiguous (row-major strides)\")\n",
+            absl::StrJoin(conds, " or "), t.name);
+    }
     for (size_t i = 0; i < t.shape.size(); ++i) {
       const std::string& d = t.shape[i];
       std::string ref = absl::StrFormat("%s.shape[%d]", t.name, i);
