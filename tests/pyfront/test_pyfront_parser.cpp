@@ -105,6 +105,13 @@ TEST_CASE("parser: pathological inputs end in a diagnostic, not a crash", "[pyfr
   CHECK_FALSE(py::ParseModule(std::string("x = 1\0\n", 7), "nul.py", &diags).ok());
   CHECK(diags.items().at(0).line == 1);
   CHECK(diags.items().at(0).column == 6);
+  // Invalid UTF-8 (found by the fuzzer: it printed as an unparsable \U escape).
+  diags = {};
+  CHECK_FALSE(py::ParseModule("x = 1\ns = '\xff\xf7'\n", "utf.py", &diags).ok());
+  REQUIRE(diags.size() == 1);
+  CHECK(diags.items()[0].line == 2);
+  CHECK(diags.items()[0].column == 6);
+  CHECK(diags.items()[0].message.find("UTF-8") != std::string::npos);
   diags = {};
   CHECK(py::ParseModule("", "empty.py", &diags).ok());
   CHECK(py::ParseModule("\n\n# only a comment", "c.py", &diags).ok());

@@ -2070,6 +2070,15 @@ absl::Status Report(const SyntaxError& e, const std::string& filename, Diagnosti
 
 absl::StatusOr<Module> ParseModule(std::string_view source, std::string filename,
                                    Diagnostics* diags, const ParseOptions& opts) {
+  // Python source is UTF-8 (PEP 3120); anything else is rejected up front, as CPython does.
+  if (std::int64_t bad = FindInvalidUtf8(source); bad >= 0) {
+    size_t off = static_cast<size_t>(bad);
+    size_t line_start = source.rfind('\n', off == 0 ? 0 : off - 1);
+    line_start = (line_start == std::string_view::npos || off == 0) ? 0 : line_start + 1;
+    SyntaxError e{std::string(kSyntaxError), "(unicode error) invalid UTF-8 byte in source",
+                  LineOfOffset(source, off), static_cast<int>(off - line_start) + 1};
+    return Report(e, filename, diags);
+  }
   TokenizeResult tr = Tokenize(source);
   SyntaxError lex_error;
   if (!tr.error.empty()) {
