@@ -51,14 +51,14 @@ int RunBudget(const std::vector<std::string>& args) {
   if (json) {
     PrintJson(fb->ToJson());
   } else {
-    if (fb->kernel) std::cout << budget::BudgetReportToText(*fb->kernel);
-    if (fb->design) std::cout << budget::BudgetReportToText(*fb->design);
+    if (fb->kernel) Out() << budget::BudgetReportToText(*fb->kernel);
+    if (fb->design) Out() << budget::BudgetReportToText(*fb->design);
     Diagnostics all = fb->inputs;
     if (fb->kernel) all.Append(fb->kernel->diagnostics);
     if (fb->design) all.Append(fb->design->diagnostics);
     all.Append(fb->comparison);
     if (fb->kernel && fb->design && fb->comparison.empty())
-      std::cout << "kernel slots match the DESIGN §3 address map\n";
+      Out() << "kernel slots match the DESIGN §3 address map\n";
     if (!all.empty()) PrintDiagnosticsText(all);
   }
   return fb->ok() ? kExitOk : kExitFindings;

@@ -49,7 +49,7 @@ int RunCheck(const std::vector<std::string>& args) {
       PrintJson(a);
     } else {
       for (const auto& r : contract::ContractRules())
-        std::cout << r.code << "  (" << r.category << ")  " << r.summary << "\n";
+        Out() << r.code << "  (" << r.category << ")  " << r.summary << "\n";
     }
     return kExitOk;
   }
@@ -66,7 +66,7 @@ int RunCheck(const std::vector<std::string>& args) {
   if (json)
     PrintJson(r.document);
   else
-    std::cerr << r.text_err;
+    Err() << r.text_err;
   int code = r.status;
   return code;
 }

@@ -121,7 +121,7 @@ int Run(const std::vector<std::string>& args) {
   if (json)
     PrintJson(r.document);
   else
-    std::cout << r.text;
+    Out() << r.text;
   return r.status;
 }
 

@@ -74,19 +74,19 @@ int RunGen(const std::vector<std::string>& args) {
     o["written"] = written;
     PrintJson(o);
   } else {
-    if (r.ok() && vm["stdout"].as<bool>()) std::cout << r.file->content;
+    if (r.ok() && vm["stdout"].as<bool>()) Out() << r.file->content;
     if (!r.diagnostics.empty()) PrintDiagnosticsText(r.diagnostics);
     if (r.ok() && !written.empty()) {
       const auto& f = *r.file;
-      std::cout << "wrote " << written << " (" << f.content.size() << " bytes): kernel "
+      Out() << "wrote " << written << " (" << f.content.size() << " bytes): kernel "
                 << f.kernel << ", " << f.vector_functions.size() << " vector function(s), wrapper "
                 << f.wrapper << ", " << f.tests.size() << " test(s)\n";
       for (const auto& u : f.budget.spaces)
-        std::cout << "budget " << MemSpaceName(u.space) << ": "
+        Out() << "budget " << MemSpaceName(u.space) << ": "
                   << budget::HexAddress(u.high_water) << " (" << u.high_water << " B) of "
                   << u.capacity << " B\n";
     } else if (!r.ok()) {
-      std::cerr << "opdev gen: nothing written\n";
+      Err() << "opdev gen: nothing written\n";
     }
   }
   return r.ok() ? kExitOk : kExitFindings;

@@ -32,7 +32,7 @@ constexpr const char* kUsage =
 
 void PrintPlanText(const plan::RoundPlan& p) {
   auto row = [](const std::string& k, const std::string& v) {
-    std::cout << std::left << std::setw(16) << (k + ":") << v << "\n";
+    Out() << std::left << std::setw(16) << (k + ":") << v << "\n";
   };
   std::string mode(plan::ModeName(p.mode));
   if (p.module_k) mode += " (module_k=" + std::to_string(*p.module_k) + ", suffix " + p.suffix + ")";
@@ -45,15 +45,15 @@ void PrintPlanText(const plan::RoundPlan& p) {
   row("starting point", (p.starting_point ? p.starting_point->rel + " -- " : std::string()) +
                             p.starting_point_reason);
   row("run", p.run_command + (p.run_cwd.empty() ? "" : "   (from " + p.run_cwd + ")"));
-  std::cout << "prerequisites:\n";
+  Out() << "prerequisites:\n";
   for (const auto& q : p.prerequisites)
-    std::cout << "  " << (q.exists ? "ok      " : "MISSING ") << q.rel << "  (" << q.why << ")\n";
-  std::cout << "read-only (" << p.read_only.size() << "):\n";
+    Out() << "  " << (q.exists ? "ok      " : "MISSING ") << q.rel << "  (" << q.why << ")\n";
+  Out() << "read-only (" << p.read_only.size() << "):\n";
   for (const auto& f : p.read_only)
-    std::cout << "  " << std::left << std::setw(16) << plan::ReadOnlyKindName(f.kind) << f.rel
+    Out() << "  " << std::left << std::setw(16) << plan::ReadOnlyKindName(f.kind) << f.rel
               << (f.is_symlink ? "  (symlink!)" : "") << "\n";
-  std::cout << "writable:\n";
-  for (const auto& w : p.writable) std::cout << "  " << w << "\n";
+  Out() << "writable:\n";
+  for (const auto& w : p.writable) Out() << "  " << w << "\n";
 }
 
 int SnapshotCheck(const std::string& file, bool json) {
@@ -74,7 +74,7 @@ int SnapshotCheck(const std::string& file, bool json) {
     PrintJson(o);
   } else {
     if (!diags.empty()) PrintDiagnosticsText(diags);
-    else std::cout << "read-only set unchanged (" << snap->files.size() << " files)\n";
+    else Out() << "read-only set unchanged (" << snap->files.size() << " files)\n";
   }
   return diags.HasErrors() ? kExitFindings : kExitOk;
 }
@@ -153,7 +153,7 @@ int RunPlan(const std::vector<std::string>& args) {
   } else {
     if (plan) PrintPlanText(*plan);
     if (snap)
-      std::cout << "snapshot:       " << snap->files.size() << " read-only file(s) hashed into "
+      Out() << "snapshot:       " << snap->files.size() << " read-only file(s) hashed into "
                 << vm["snapshot-out"].as<std::string>() << "\n";
     if (!diags.empty()) PrintDiagnosticsText(diags);
   }

@@ -68,32 +68,32 @@ int Run(const std::vector<std::string>& args) {
     if (o.backend == "npu") o.interpreter = python;
     else o.python = python;
   }
-  if (!json && ::isatty(2)) o.progress = [](const std::string& l) { std::cerr << "  " << l << "\n"; };
+  if (!json && ::isatty(2)) o.progress = [](const std::string& l) { Err() << "  " << l << "\n"; };
   auto r = stage::RunOp(o);
   if (!r.ok()) return FailUsage("run", std::string(r.status().message()), json);
   if (json) {
     PrintJson(r->ToJson());
   } else {
-    for (const auto& c : r->commands) std::cout << "$ " << c << "\n";
+    for (const auto& c : r->commands) Out() << "$ " << c << "\n";
     for (const auto& c : r->cases) {
-      std::cout << "  " << std::left << std::setw(16) << runtime::CaseStatusName(c.status) << c.name;
-      if (c.metrics.matched_ratio) std::cout << "  matched_ratio=" << *c.metrics.matched_ratio;
-      if (c.metrics.max_abs_error) std::cout << " max_abs_error=" << *c.metrics.max_abs_error;
-      if (!c.error.empty()) std::cout << "  " << c.error.substr(0, 200);
-      std::cout << "\n";
+      Out() << "  " << std::left << std::setw(16) << runtime::CaseStatusName(c.status) << c.name;
+      if (c.metrics.matched_ratio) Out() << "  matched_ratio=" << *c.metrics.matched_ratio;
+      if (c.metrics.max_abs_error) Out() << " max_abs_error=" << *c.metrics.max_abs_error;
+      if (!c.error.empty()) Out() << "  " << c.error.substr(0, 200);
+      Out() << "\n";
     }
-    if (!r->hazards.empty()) PrintDiagnosticsText(r->hazards, std::cout);
+    if (!r->hazards.empty()) PrintDiagnosticsText(r->hazards, Out());
     const auto& t = r->triage;
-    std::cout << runtime::OutcomeName(t.outcome)
+    Out() << runtime::OutcomeName(t.outcome)
               << (t.outcome == runtime::Outcome::kNotMeasured ? " (not measured)"
                                                              : " (" + std::to_string(t.passed) + "/" +
                                                                    std::to_string(t.total) + " PASS)")
               << (t.category.empty() ? "" : "  failure_category: " + t.category) << "\n  " << t.summary
               << "\n";
-    for (const auto& e : t.evidence) std::cout << "  evidence: " << e << "\n";
-    if (!t.layer.empty()) std::cout << "  review next: " << t.layer << "\n";
-    std::cout << "  next: " << t.next_action << "\n";
-    for (const auto& [role, path] : r->logs) std::cout << "  " << role << ": " << path << "\n";
+    for (const auto& e : t.evidence) Out() << "  evidence: " << e << "\n";
+    if (!t.layer.empty()) Out() << "  review next: " << t.layer << "\n";
+    Out() << "  next: " << t.next_action << "\n";
+    for (const auto& [role, path] : r->logs) Out() << "  " << role << ": " << path << "\n";
   }
   return r->triage.outcome == runtime::Outcome::kPass ? kExitOk : kExitFindings;
 }

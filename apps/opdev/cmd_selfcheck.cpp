@@ -92,16 +92,16 @@ int Run(const std::vector<std::string>& args) {
   if (json) {
     PrintJson(report->ToJson());
   } else {
-    std::cout << "self-check (" << report->mode << ") of " << report->file << "\n";
+    Out() << "self-check (" << report->mode << ") of " << report->file << "\n";
     for (const auto& i : report->items) {
-      std::cout << "  " << std::left << std::setw(6) << i.id << std::setw(14)
+      Out() << "  " << std::left << std::setw(6) << i.id << std::setw(14)
                 << std::string(selfcheck::ItemStatusName(i.status)) << i.title << "\n";
       if (i.status != selfcheck::ItemStatus::kPass && !i.evidence.empty())
-        std::cout << "        " << i.evidence << "\n";
+        Out() << "        " << i.evidence << "\n";
     }
     Diagnostics all = report->AllFindings();
-    if (!all.empty()) PrintDiagnosticsText(all, std::cout);
-    std::cout << report->passed << " passed, " << report->failed << " failed, " << report->blocked
+    if (!all.empty()) PrintDiagnosticsText(all, Out());
+    Out() << report->passed << " passed, " << report->failed << " failed, " << report->blocked
               << " blocked, " << report->not_available << " not available"
               << (report->failure_category.empty() ? "" : "; failure_category: " + report->failure_category)
               << "\n";

@@ -36,7 +36,7 @@ int ListHazards(bool json) {
     return kExitOk;
   }
   for (const auto& h : sim::HazardCatalogue())
-    std::cout << h.code << "  [" << SeverityName(h.severity) << ", " << h.category << "]  " << h.summary << "\n";
+    Out() << h.code << "  [" << SeverityName(h.severity) << ", " << h.category << "]  " << h.summary << "\n";
   return kExitOk;
 }
 
@@ -117,7 +117,7 @@ int RunSim(const std::vector<std::string>& args) {
     for (int64_t d : t.shape()) shape.push_back(d);
     o["shape"] = shape;
     outs.push_back(o);
-    if (!json) std::cout << "wrote " << path << "  " << DTypeName(t.dtype()) << " " << ShapeText(t.shape()) << "\n";
+    if (!json) Out() << "wrote " << path << "  " << DTypeName(t.dtype()) << " " << ShapeText(t.shape()) << "\n";
   }
   const bool clean = r->completed && !r->hazards.HasErrors();
   if (json) {
@@ -140,12 +140,12 @@ int RunSim(const std::vector<std::string>& args) {
     o["hazards"] = r->hazards.ToJson();
     PrintJson(o);
   } else {
-    std::cout << (r->completed ? "ran " : "stopped ") << so.entry << ": " << r->stats.launches
+    Out() << (r->completed ? "ran " : "stopped ") << so.entry << ": " << r->stats.launches
               << " launch(es), block_dim " << r->stats.block_dim << ", " << r->stats.vf_ops
               << " register ops (" << r->stats.lane_ops << " lane-ops), " << r->stats.tile_elems
               << " tile elements\n";
     if (!r->hazards.empty()) PrintDiagnosticsText(r->hazards);
-    else std::cout << "no hazards\n";
+    else Out() << "no hazards\n";
   }
   return clean ? kExitOk : kExitFindings;
 }

@@ -61,22 +61,22 @@ int Run(const std::vector<std::string>& args) {
     if (device < 0) return FailUsage("stage", "--device must be >= 0", json);
     o.device = device;
   }
-  if (!json && ::isatty(2)) o.progress = [](const std::string& l) { std::cerr << l << "\n"; };
+  if (!json && ::isatty(2)) o.progress = [](const std::string& l) { Err() << l << "\n"; };
   auto r = stage::RunStage(o);
   if (!r.ok()) return FailUsage("stage", std::string(r.status().message()), json);
   if (json) {
     PrintJson(r->ToJson());
   } else {
-    std::cout << "opdev stage " << r->op << " (" << r->mode << ", " << r->backend << ")\n";
+    Out() << "opdev stage " << r->op << " (" << r->mode << ", " << r->backend << ")\n";
     for (const auto& s : r->steps)
-      std::cout << "  " << s.name << ": " << stage::StepStatusName(s.status) << " - " << s.summary << "\n";
-    std::cout << "verdict: " << r->verdict.outcome
+      Out() << "  " << s.name << ": " << stage::StepStatusName(s.status) << " - " << s.summary << "\n";
+    Out() << "verdict: " << r->verdict.outcome
               << (r->verdict.failure_category.empty() ? "" : "  failure_category: " + r->verdict.failure_category)
               << "\n  " << r->verdict.summary << "\n  next: " << r->verdict.next_action << "\n";
-    for (const auto& e : r->verdict.evidence) std::cout << "  evidence: " << e << "\n";
-    std::cout << "  (self-verification only; not a verifier PASS)\n";
+    for (const auto& e : r->verdict.evidence) Out() << "  evidence: " << e << "\n";
+    Out() << "  (self-verification only; not a verifier PASS)\n";
     if (!r->report_json_path.empty())
-      std::cout << "report: " << r->report_json_path << "\n        " << r->report_md_path << "\n";
+      Out() << "report: " << r->report_json_path << "\n        " << r->report_md_path << "\n";
   }
   return r->verdict.outcome == "CLEAN" ? kExitOk : kExitFindings;
 }

@@ -167,11 +167,11 @@ int RunUsage(const std::vector<std::string>& args) {
     if (res.ok()) extra["result"] = res->ToJson();
     if (!json && res.ok()) {
       for (const auto& c : res->classes) {
-        std::cout << (res->written ? "wrote " : "would write ") << c.usage_rel << ": "
+        Out() << (res->written ? "wrote " : "would write ") << c.usage_rel << ": "
                   << c.final_records << " final, " << c.staged_records << " staged, "
                   << c.kept_records << " kept, " << c.dropped_records << " dropped"
                   << (c.wiped ? " (wiped)" : "") << "\n";
-        if (vm["print"].as<bool>()) std::cout << c.content;
+        if (vm["print"].as<bool>()) Out() << c.content;
       }
     }
     return Finish(action, dir, diags, res.ok() ? kExitOk : kExitFindings, json, extra);
@@ -204,7 +204,7 @@ int RunUsage(const std::vector<std::string>& args) {
   if (sum.ok()) extra["summary"] = sum->ToJson();
   int code = !sum.ok() ? kExitUsage : diags.HasErrors() ? kExitFindings : kExitOk;
   if (!json && sum.ok())
-    std::cout << "checked " << sum->classes << " usage file(s), " << sum->records << " record(s) ("
+    Out() << "checked " << sum->classes << " usage file(s), " << sum->records << " record(s) ("
               << sum->final_records << " final, " << sum->staged_records << " staged) in mode "
               << plan::ModeName(co.mode) << ": " << (diags.HasErrors() ? "FAIL" : "PASS") << "\n";
   return Finish(action, dir, diags, code, json, extra);

@@ -8,15 +8,6 @@
 #include <exception>
 #include <iostream>
 
-namespace opdev::cli {
-
-std::map<std::string, Command>& Registry() {
-  static std::map<std::string, Command> registry;
-  return registry;
-}
-
-}  // namespace opdev::cli
-
 namespace {
 
 void PrintUsage(std::ostream& os) {
