@@ -2,6 +2,8 @@
 // inputs and small built op dirs (split layout, empty selection, L1 fusion).
 #pragma once
 
+#include "workspace.h"
+
 #include "opdev/kbusage/generate.h"
 #include "opdev/kbusage/py_json.h"
 #include "opdev/plan/round_plan.h"
@@ -9,29 +11,16 @@
 #include <boost/json.hpp>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 namespace kbu_test {
 namespace fs = std::filesystem;
 
 inline fs::path FreshWorkspace(const std::string& name) {
-  fs::path p = fs::temp_directory_path() / ("opdev_test_kbusage_" + name);
-  fs::remove_all(p);
-  fs::create_directories(p / "custom");
-  return p;
+  return opdev_test::FreshWorkspace("kbusage_" + name);
 }
-inline void Write(const fs::path& p, const std::string& text) {
-  fs::create_directories(p.parent_path());
-  std::ofstream(p, std::ios::binary) << text;
-}
-inline std::string Read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using opdev_test::Read;
+using opdev_test::Write;
 inline std::string KbRoot() { return std::string(OPDEV_SHARED_DIR) + "/fixtures/kb"; }
 inline fs::path Data(const std::string& rel) {
   return fs::path(OPDEV_SOURCE_DIR) / "tests/data/kbusage" / rel;
@@ -39,12 +28,7 @@ inline fs::path Data(const std::string& rel) {
 
 // custom/softmax with the real frozen inputs, stand-in goldens and the stand-in kernel file.
 inline fs::path SoftmaxOpDir(const fs::path& ws, bool with_product = true) {
-  fs::path op = ws / "custom" / "softmax";
-  fs::create_directories(op);
-  for (const auto& e : fs::directory_iterator(fs::path(OPDEV_SHARED_DIR) / "fixtures" / "softmax"))
-    fs::copy_file(e.path(), op / e.path().filename());
-  Write(op / "softmax_golden.py", "def _get_device():\n    return 'cpu'\n");
-  Write(op / "softmax_golden_cpu.py", "def softmax_golden_cpu(x):\n    return x\n");
+  fs::path op = opdev_test::SoftmaxOpDir(ws);
   if (with_product) fs::copy_file(Data("softmax/test_softmax.py"), op / "test_softmax.py");
   return op;
 }

@@ -1,43 +1,20 @@
 // Helpers of the planner tests: building op dirs under a temporary workspace.
 #pragma once
 
+#include "workspace.h"
+
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 namespace plan_test {
 namespace fs = std::filesystem;
 
 inline fs::path FreshWorkspace(const std::string& name) {
-  fs::path p = fs::temp_directory_path() / ("opdev_test_plan_" + name);
-  fs::remove_all(p);
-  fs::create_directories(p / "custom");
-  return p;
+  return opdev_test::FreshWorkspace("plan_" + name);
 }
-
-inline void Write(const fs::path& p, const std::string& text) {
-  fs::create_directories(p.parent_path());
-  std::ofstream(p, std::ios::binary) << text;
-}
-
-inline std::string Read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// custom/softmax: the real fixture's frozen inputs plus stand-in goldens.
-inline fs::path SoftmaxOpDir(const fs::path& ws) {
-  fs::path op = ws / "custom" / "softmax";
-  fs::create_directories(op);
-  for (const auto& e : fs::directory_iterator(fs::path(OPDEV_SHARED_DIR) / "fixtures" / "softmax"))
-    fs::copy_file(e.path(), op / e.path().filename());
-  Write(op / "softmax_golden.py", "def _get_device():\n    return 'cpu'\n");
-  Write(op / "softmax_golden_cpu.py", "def softmax_golden_cpu(x):\n    return x\n");
-  return op;
-}
+using opdev_test::Read;
+using opdev_test::SoftmaxOpDir;
+using opdev_test::Write;
 
 // custom/fused: a three-Module fusion op with goldens; `staged` Modules already exist.
 inline fs::path FusedOpDir(const fs::path& ws, int staged, bool stage_goldens = true) {
