@@ -144,8 +144,17 @@ const CodeRegion* DesignCode::ConstantsRegion() const {
   return nullptr;
 }
 
+void ReportNoKernelCode(const contract::DesignDoc& design, Diagnostics* diags) {
+  diags->Error("CODEGEN-NO-KERNEL-CODE", category::kDesignViolation, design.path,
+               design.FindSection(1) ? design.FindSection(1)->line : 0,
+               "DESIGN §1 gives no kernel code (no `# ... @pl.jit ...` region and no "
+               "@pl.jit def) and no vf API chain (vector_selection api_sequence) to build a "
+               "pure-vec skeleton from: nothing to generate")
+      .section = "§1";
+}
+
 std::optional<DesignCode> ExtractDesignCode(const contract::DesignDoc& design,
-                                            Diagnostics* diags) {
+                                            Diagnostics* diags, bool require_kernel) {
   DesignCode out;
   const std::string& file = design.path;
   bool failed = false;
@@ -254,12 +263,8 @@ std::optional<DesignCode> ExtractDesignCode(const contract::DesignDoc& design,
   int kernels = 0;
   for (const auto& r : out.regions)
     if (r.kind == RegionKind::kKernel) ++kernels;
-  if (kernels == 0 && !failed) {
-    diags->Error("CODEGEN-NO-KERNEL-CODE", category::kDesignViolation, file,
-                 design.FindSection(1) ? design.FindSection(1)->line : 0,
-                 "DESIGN §1 gives no kernel code (no `# ... @pl.jit ...` region and no "
-                 "@pl.jit def): nothing to transcribe")
-        .section = "§1";
+  if (kernels == 0 && !failed && require_kernel) {
+    ReportNoKernelCode(design, diags);
     failed = true;
   }
   if (kernels > 1) {

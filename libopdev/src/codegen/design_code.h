@@ -40,9 +40,15 @@ struct DesignCode {
 };
 
 // Findings: CODEGEN-DESIGN-SYNTAX (a region does not parse; the DESIGN line of the error),
-// CODEGEN-NO-KERNEL-CODE (§1 has no kernel region), CODEGEN-MULTIPLE-KERNELS,
-// CODEGEN-NO-CONSTANTS (§2.1 has no code block). All design_violation.
-std::optional<DesignCode> ExtractDesignCode(const contract::DesignDoc& design, Diagnostics* diags);
+// CODEGEN-NO-KERNEL-CODE (§1 has no kernel region, only when `require_kernel`),
+// CODEGEN-MULTIPLE-KERNELS, CODEGEN-NO-CONSTANTS (§2.1 has no code block). All
+// design_violation. Without `require_kernel` a §1 without kernel code yields a DesignCode with
+// no kernel region (the chain-only case the pattern skeleton builds).
+std::optional<DesignCode> ExtractDesignCode(const contract::DesignDoc& design, Diagnostics* diags,
+                                            bool require_kernel = true);
+
+// The finding for a §1 without kernel code (CODEGEN-NO-KERNEL-CODE).
+void ReportNoKernelCode(const contract::DesignDoc& design, Diagnostics* diags);
 
 // Dedents `text` by its common leading whitespace (blank lines ignored).
 std::string Dedent(const std::string& text);

@@ -7,6 +7,7 @@
 #include "gen_context.h"
 #include "spec_contract.h"
 #include "table_checks.h"
+#include "vector_vf/pattern_skeleton.h"
 #include "vector_vf/vf_backend.h"
 
 #include "opdev/api/checker.h"
@@ -187,12 +188,24 @@ GenerateResult GenerateKernelFile(const std::string& op_dir, const GenerateOptio
   ctx.diags = &diags;
   if (spec->inputs.empty()) return result;
 
-  auto code = ExtractDesignCode(design, &diags);
+  auto code = ExtractDesignCode(design, &diags, /*require_kernel=*/false);
   if (!code) return result;
   ReadConstants(*code, ctx);
   CheckConstantRegion(*code, ctx);
   ReadCoreSplit(ctx);
   if (diags.HasErrors()) return result;
+  if (!code->Kernel() && !code->VectorFunctions().empty()) {
+    ReportNoKernelCode(design, &diags);  // partial code: not a chain-only DESIGN
+    return result;
+  }
+  if (!code->Kernel()) {
+    // §1 gives only an API chain: the pure-vec pattern skeleton builds the regions.
+    switch (vector_vf::BuildPatternSkeleton(*code, ctx)) {
+      case vector_vf::SkeletonOutcome::kBuilt: break;
+      case vector_vf::SkeletonOutcome::kNoChain: ReportNoKernelCode(design, &diags); return result;
+      case vector_vf::SkeletonOutcome::kFailed: return result;
+    }
+  }
 
   auto defs = vector_vf::BuildKernelDefs(*code, ctx);
   auto wrapper = defs ? EmitWrapper(ctx, defs->kernel_name) : std::nullopt;
