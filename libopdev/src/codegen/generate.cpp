@@ -190,14 +190,14 @@ GenerateResult GenerateKernelFile(const std::string& op_dir, const GenerateOptio
 
   auto code = ExtractDesignCode(design, &diags, /*require_kernel=*/false);
   if (!code) return result;
-  ReadConstants(*code, ctx);
-  CheckConstantRegion(*code, ctx);
-  ReadCoreSplit(ctx);
-  if (diags.HasErrors()) return result;
   if (!code->Kernel() && !code->VectorFunctions().empty()) {
     ReportNoKernelCode(design, &diags);  // partial code: not a chain-only DESIGN
     return result;
   }
+  ReadConstants(*code, ctx);
+  CheckConstantRegion(*code, ctx);
+  ReadCoreSplit(ctx);
+  if (diags.HasErrors()) return result;
   if (!code->Kernel()) {
     // §1 gives only an API chain: the pure-vec pattern skeleton builds the regions.
     switch (vector_vf::BuildPatternSkeleton(*code, ctx)) {

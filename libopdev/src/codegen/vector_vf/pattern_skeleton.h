@@ -15,7 +15,9 @@
 //     only); column tails through vf.update_mask of the valid columns, load_align → chain →
 //     store_align.
 //
-// Pattern C (cross-tile reduction with UB accumulators) is recognised but not built.
+// Pattern C (a row longer than one tile): column chunks of the tile width; each reduction pass
+// keeps the rows' lane-0 accumulators in a UB tile (§2 `acc…` rows) across VF calls, with an
+// init VF for the first chunk and an accumulate VF for the others, then an output VF per chunk.
 #pragma once
 
 #include "../design_code.h"

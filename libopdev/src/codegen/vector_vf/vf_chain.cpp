@@ -246,6 +246,18 @@ std::optional<ChainOp> ParseElement(const std::string& element, int line, GenCon
   return op;
 }
 
+// The DESIGN line of a step's api_sequence: its own key line in the block form (the entry
+// starts at its `step:` line), the row line in the table form.
+int ApiSequenceLine(const contract::DesignDoc& d, int step_line) {
+  for (int l = step_line; l >= 1 && l <= static_cast<int>(d.lines.size()) && l < step_line + 12;
+       ++l) {
+    const std::string& t = d.lines[l - 1];
+    if (l > step_line && t.find("step:") != std::string::npos) break;
+    if (t.find("api_sequence") != std::string::npos && t.find(':') != std::string::npos) return l;
+  }
+  return step_line;
+}
+
 }  // namespace
 
 const ChainOp* Chain::FirstReduce() const {
@@ -271,8 +283,9 @@ std::optional<Chain> ParseChain(GenContext& ctx) {
     }
     ChainStep step;
     step.step = v.step;
-    step.line = v.line;
+    step.line = ApiSequenceLine(*ctx.design, v.line);
     step.kb_evidence = v.kb_template_evidence;
+    const int line = step.line;
     if (auto p = patterns.find(v.line); p != patterns.end()) {
       step.pattern = p->second.value;
       step.pattern_line = p->second.line;
@@ -280,13 +293,13 @@ std::optional<Chain> ParseChain(GenContext& ctx) {
     bool ok = true;
     for (const auto& el : SplitArrows(v.api_sequence)) {
       if (el.empty()) {
-        ctx.Violation("CODEGEN-CHAIN-SYNTAX", v.line, kS1,
+        ctx.Violation("CODEGEN-CHAIN-SYNTAX", line, kS1,
                       absl::StrFormat("step '%s': empty element in api_sequence `%s`", v.step,
                                       v.api_sequence));
         ok = false;
         continue;
       }
-      auto op = ParseElement(el, v.line, ctx);
+      auto op = ParseElement(el, line, ctx);
       if (!op) {
         ok = false;
         continue;
@@ -296,14 +309,14 @@ std::optional<Chain> ParseChain(GenContext& ctx) {
     int reduces = 0;
     for (const auto& o : step.ops) reduces += o.cls == OpClass::kReduce;
     if (reduces > 1) {
-      ctx.Violation("CODEGEN-CHAIN-AMBIGUOUS", v.line, kS1,
+      ctx.Violation("CODEGEN-CHAIN-AMBIGUOUS", line, kS1,
                     absl::StrFormat("step '%s' has %d reductions; one vector_selection step "
                                     "holds at most one (one pass over the row per reduction)",
                                     v.step, reduces));
       ok = false;
     }
     if (ok) {
-      if (chain.steps.empty()) chain.line = v.line;
+      if (chain.steps.empty()) chain.line = line;
       chain.steps.push_back(std::move(step));
     }
   }
