@@ -51,6 +51,12 @@ const Example kExamples[] = {
      "vf.mul|vf.reduce_sum|vf.add|vf.store_align|vf.load_align|vf.mul|vf.reduce_sum|vf.add|"
      "vf.store_align|vf.load_align|vf.full|vf.div|vf.adds|vf.sqrt|vf.div|vf.mul|vf.store_align",
      3},
+    // Pattern C with two reductions: pass 2 recomputes the row max from pass 1's accumulator.
+    {"softmax_long", "Pattern C", false,
+     "vf.reduce_max|vf.max|vf.store_align|vf.reduce_max|vf.max|vf.store_align|vf.sub|vf.exp|"
+     "vf.reduce_sum|vf.add|vf.store_align|vf.sub|vf.exp|vf.reduce_sum|vf.add|vf.store_align|"
+     "vf.sub|vf.exp|vf.div|vf.store_align",
+     5},
 };
 
 // Positions of the `|`-separated needles in order; false when one is missing or out of order.
@@ -154,6 +160,20 @@ TEST_CASE("Pattern C accumulates each row across column chunks in a UB tile") {
   CHECK(c.find("vf.store_align(acc1_tile + m * LANES, acc") != std::string::npos);
   // The axis symbol N is the whole row, not the chunk.
   CHECK(c.find("n_len = vf.full(n_total, preg, dtype=pl.DT_FP32)") != std::string::npos);
+}
+
+TEST_CASE("KB template evidence names the pattern when no pattern field does") {
+  fs::path dir = CopyData("rmsnorm", "evidence");
+  REQUIRE(cgtest::MutateDesign(dir, "kb_template_evidence:  n/a",
+                               "kb_template_evidence:  patterns/vec-row-reduce-broadcast.md") > 0);
+  auto r = codegen::GenerateKernelFile(dir.string(), {});
+  INFO(r.diagnostics.ToText());
+  REQUIRE(r.ok());
+  CHECK_FALSE(r.diagnostics.HasCode("CODEGEN-CHAIN-PATTERN-INFERRED"));
+  const Diagnostic* note = r.diagnostics.Find("CODEGEN-CHAIN-SKELETON");
+  REQUIRE(note);
+  // vec-row-reduce-broadcast is Pattern B; the chain's gamma row makes it B+.
+  CHECK(note->message.find("Pattern B+ skeleton (kb_template_evidence)") != std::string::npos);
 }
 
 TEST_CASE("Pattern B+ loads the per-column parameter once, before the row loop") {

@@ -360,6 +360,20 @@ OPS["rmsnorm_long"].update(tile=(4, 1024),
           ("multichunk", (6, 2500), "3 个列块 + 列尾 + 行尾"), ("long", (9, 4096), "最长行 4 个列块")],
    spec_max=4096)
 
+OPS["softmax_long"] = dict(OPS["row_softmax"])
+OPS["softmax_long"].update(tile=(4, 512),
+   groups=[("in_group", "in_slot", [4, 512], 2, [0, 1], "输入暂存", "IN"),
+           ("out_group", "out_slot", [4, 512], 2, [2, 3], "输出暂存", "OUT"),
+           ("acc_max_group", "acc_max", [4, 64], 1, [4], "行 max 累加器", "ACC_MAX"),
+           ("acc_sum_group", "acc_sum", [4, 64], 1, [5], "行 sum 累加器", "ACC_SUM")],
+   why="逐行 softmax，行长 N 最大 2048 超过单 tile 的 512 列", purpose="逐行 softmax（跨 tile 归约）",
+   pattern_label="Pattern C",
+   reduce_conclusion="- **归约轴是否可能超单 tile**：是（N ≤ 2048，tile 列 MAX_N = 512）。\n- **多Tile归约方案**：常规多遍：pass1 逐列块累加行 max 到 acc_max_group，pass2 逐列块累加 exp(x-max) 的行和到 acc_sum_group，pass3 逐列块输出。",
+   steps=[dict(st, pattern="C") for st in OPS["row_softmax"]["steps"]],
+   cases=[("aligned", (4, 512), "单列块全整除"), ("row_tail", (5, 512), "行尾块"), ("col_tail", (4, 100), "列尾寄存器"),
+          ("multichunk", (5, 1000), "2 个列块 + 双轴尾块"), ("long", (3, 2048), "最长行 4 个列块")],
+   spec_max=2048)
+
 for op in (sys.argv[1:] or OPS):
     write(op, OPS[op])
 print("ok")

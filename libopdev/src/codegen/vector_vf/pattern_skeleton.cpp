@@ -311,7 +311,7 @@ struct Builder {
   bool need_preg = false, need_len = false;
   std::string len_src = "n_cols";   // what the axis symbol broadcasts (C: the whole row)
   std::set<std::string> used_tiles;  // launch tensors whose registers a VF body loads
-  bool report = true;                // warnings once (C recomputes row values per VF)
+  std::set<int> warned;              // warning lines (C recomputes row values per VF)
   int tmp = 0;
   int struct_line = 0;
 
@@ -491,7 +491,7 @@ struct Builder {
       cur = res;
     }
     const ChainOp* last = p.row.empty() ? &red : p.row.back();
-    if (last->bind.empty() && report)
+    if (last->bind.empty() && warned.insert(last->line).second)
       ctx.Warn("CODEGEN-CHAIN-UNUSED", last->line, kS1,
                absl::StrFormat("the result of the reduction pass ending in %s is never named, so "
                                "no later step can read it",
@@ -851,7 +851,6 @@ SkeletonOutcome BuildPatternSkeleton(DesignCode& code, GenContext& ctx) {
         for (size_t j = 0; j <= k; ++j) idx.push_back(j);
         emit_vf(absl::StrFormat("%s_p%d_%s_vf", ctx.op, k + 1, init ? "init" : "acc"), body, idx,
                 false);
-        b.report = false;
       }
     }
     reset();
