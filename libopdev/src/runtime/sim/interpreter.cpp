@@ -220,14 +220,24 @@ Value Interp::Eval(const XNode& n, Frame& fr) {
 }
 
 Value Interp::EvalCall(const XNode& n, Frame& fr) {
-  std::vector<Value> args;
-  args.reserve(n.items.size());
+  // Argument vectors are reused per call depth (their capacity survives the call), so a call
+  // allocates nothing for its arguments.
+  if (call_depth_ == call_scratch_.size()) call_scratch_.push_back(std::make_unique<CallScratch>());
+  CallScratch& cs = *call_scratch_[call_depth_];
+  struct Release {
+    Interp& in;
+    CallScratch& cs;
+    ~Release() {
+      cs.args.clear();
+      cs.kw.clear();
+      --in.call_depth_;
+    }
+  } release{*this, cs};
+  ++call_depth_;
+  std::vector<Value>& args = cs.args;
   for (const auto& x : n.items) args.push_back(Eval(*x, fr));
-  Kwargs kw;
-  if (!n.kwargs.empty()) {
-    kw.reserve(n.kwargs.size());
-    for (const auto& [k, x] : n.kwargs) kw.emplace_back(k, Eval(*x, fr));
-  }
+  Kwargs& kw = cs.kw;
+  for (const auto& [k, x] : n.kwargs) kw.emplace_back(k, Eval(*x, fr));
   current_line = n.line;
   if (n.a->kind == XK::kBuiltinRef) return n.a->fn(*this, n, args, kw);
   Value callee = Eval(*n.a, fr);

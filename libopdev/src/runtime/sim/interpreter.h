@@ -108,6 +108,13 @@ class Interp {
     std::shared_ptr<Tile> a, b;
   };
   std::vector<Overlap> overlaps_;
+  // Argument vectors of EvalCall, one per nesting depth, reused from call to call.
+  struct CallScratch {
+    std::vector<Value> args;
+    Kwargs kw;
+  };
+  std::vector<std::unique_ptr<CallScratch>> call_scratch_;
+  size_t call_depth_ = 0;
   int64_t loop_budget_ = 4'000'000'000LL;
 };
 

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace opdev::sim {
@@ -69,16 +70,50 @@ void ToF32(const VReg& r, float* out) {
   }
 }
 
-// float -> binary16, round to nearest even; a branch-light path for results in the normal
-// fp16 range (exactly FloatToHalf's result there), FloatToHalf for the rest.
+// float -> binary16, round to nearest even; branch-light integer paths for results in the
+// normal and the subnormal/zero fp16 range (exactly FloatToHalf's result there), FloatToHalf
+// for overflow, Inf and NaN.
 inline uint16_t FastHalf(float v) {
-  uint32_t x = FloatToBits(v);
-  uint32_t a = x & 0x7FFFFFFFu;
+  const uint32_t x = FloatToBits(v);
+  const uint32_t a = x & 0x7FFFFFFFu;
+  const uint32_t sign = (x >> 16) & 0x8000u;
   if (a >= 0x38800000u && a < 0x477FF000u) {
     uint32_t h = (a + 0x0FFFu + ((a >> 13) & 1u) - 0x38000000u) >> 13;
-    return static_cast<uint16_t>(((x >> 16) & 0x8000u) | h);
+    return static_cast<uint16_t>(sign | h);
+  }
+  if (a < 0x38800000u) {
+    if (a < 0x33000000u) return static_cast<uint16_t>(sign);  // below half the smallest subnormal
+    // Subnormal result: the 24-bit significand shifted right by 14..24 bits, ties to even.
+    const uint32_t m = (a & 0x7FFFFFu) | 0x800000u;
+    const uint32_t shift = 126u - (a >> 23);
+    const uint32_t h = (m + (1u << (shift - 1)) - 1u + ((m >> shift) & 1u)) >> shift;
+    return static_cast<uint16_t>(sign | h);
   }
   return FloatToHalf(v);
+}
+
+// FastHalf over N lanes, vectorisable: a branch-free pass (normal results by integer
+// rounding, subnormal and zero results by adding 0.5f, whose ulp is the fp16 subnormal step —
+// exact under the default round-to-nearest-even mode that every fp32 operation of the
+// simulator relies on), then FloatToHalf for lanes at or beyond the fp16 overflow threshold,
+// Inf and NaN.
+template <int N>
+void HalvesFromF32(const float* __restrict in, uint16_t* __restrict out) {
+  for (int i = 0; i < N; ++i) {
+    const uint32_t x = FloatToBits(in[i]);
+    const uint32_t a = x & 0x7FFFFFFFu;
+    const uint32_t normal = (a + 0x0FFFu + ((a >> 13) & 1u) - 0x38000000u) >> 13;
+    const uint32_t sub = FloatToBits(BitsToFloat(a) + 0.5f) - 0x3F000000u;
+    const uint32_t lo = 0u - static_cast<uint32_t>(a < 0x38800000u);  // select without a branch
+    const uint32_t h = (sub & lo) | (normal & ~lo);
+    out[i] = static_cast<uint16_t>(((x >> 16) & 0x8000u) | h);
+  }
+  uint32_t big = 0;
+  for (int i = 0; i < N; ++i) big |= (FloatToBits(in[i]) & 0x7FFFFFFFu) >= 0x477FF000u ? 1u : 0u;
+  if (big) {
+    for (int i = 0; i < N; ++i)
+      if ((FloatToBits(in[i]) & 0x7FFFFFFFu) >= 0x477FF000u) out[i] = FloatToHalf(in[i]);
+  }
 }
 
 // Writes fp32 lanes into r (r.dtype decides the storage), rounding to nearest even.
@@ -87,7 +122,7 @@ void FromF32(const float* in, VReg& r) {
     case DType::kFloat32: std::memcpy(r.raw.data(), in, kVRegBytes); return;
     case DType::kFloat16: {
       uint16_t h[128];
-      for (int i = 0; i < 128; ++i) h[i] = FastHalf(in[i]);
+      HalvesFromF32<128>(in, h);
       std::memcpy(r.raw.data(), h, kVRegBytes);
       return;
     }
@@ -100,6 +135,42 @@ void FromF32(const float* in, VReg& r) {
     default:
       for (int i = 0; i < r.Lanes(); ++i) r.Set(i, in[i]);
   }
+}
+
+// The float -> float conversions of AsType for a destination lane type D (float, or a 16-bit
+// pattern): the source lanes are converted in bulk, then placed by the case — same width, 2x
+// widening or 2x narrowing with the layout's half. Lanes start zeroed in `r`. False when the
+// widths are not one of those cases.
+template <typename D>
+bool AsTypeFloat(const float* x, DType to, const MaskReg& m, int es_from, int es_to, int n_from,
+                 int off, VReg& r) {
+  constexpr int kOut = kVRegBytes / static_cast<int>(sizeof(D));
+  D out[kOut];
+  D cv[128];
+  std::memcpy(out, r.raw.data(), kVRegBytes);
+  if constexpr (std::is_same_v<D, float>) {
+    for (int i = 0; i < n_from; ++i) cv[i] = x[i];
+  } else if (to == DType::kFloat16 && n_from == 64) {
+    HalvesFromF32<64>(x, cv);
+  } else if (to == DType::kFloat16 && n_from == 128) {
+    HalvesFromF32<128>(x, cv);
+  } else {
+    for (int i = 0; i < n_from; ++i) cv[i] = to == DType::kFloat16 ? FastHalf(x[i]) : FloatToBFloat16(x[i]);
+  }
+  if (es_to == es_from) {
+    for (int i = 0; i < n_from; ++i) if (m.bit[i * es_from]) out[i] = cv[i];
+  } else if (es_to == 2 * es_from) {
+    for (int i = 0; i < kOut; ++i) {
+      const int s = 2 * i + (off & 1);
+      if (m.bit[s * es_from]) out[i] = cv[s];
+    }
+  } else if (es_from == 2 * es_to) {
+    for (int i = 0; i < n_from; ++i) if (m.bit[i * es_from]) out[2 * i + (off & 1)] = cv[i];
+  } else {
+    return false;
+  }
+  std::memcpy(r.raw.data(), out, kVRegBytes);
+  return true;
 }
 
 double ApplyBinD(BinOp op, double x, double y) {
@@ -306,6 +377,30 @@ VReg Unary(UnOp op, const VReg& a, const MaskReg& m, MergeMode mode, const VReg*
 VReg ExpSub(const VReg& a, const VReg& b, const MaskReg& m, DType out_dtype, CastLayout layout) {
   VReg r;
   r.dtype = out_dtype;
+  if (a.dtype == DType::kFloat16 && b.dtype == DType::kFloat16 && out_dtype == DType::kFloat32) {
+    // The softmax path: only the 64 source lanes of the chosen half are widened.
+    const float* t = HalfTable();
+    const int off = layout == CastLayout::kOne ? 1 : 0;
+    uint16_t ha[128], hb[128];
+    std::memcpy(ha, a.raw.data(), kVRegBytes);
+    std::memcpy(hb, b.raw.data(), kVRegBytes);
+    alignas(64) float z[64];
+    for (int i = 0; i < 64; ++i) {
+      const int s = 2 * i + off;
+      z[i] = m.bit[s * 2] ? std::exp(t[ha[s]] - t[hb[s]]) : 0.0f;
+    }
+    std::memcpy(r.raw.data(), z, kVRegBytes);
+    r.any_undef = false;
+    if (a.any_undef || b.any_undef) {
+      for (int i = 0; i < 64; ++i) {
+        const int s = 2 * i + off;
+        bool u = m.bit[s * 2] && (a.LaneUndef(s) || b.LaneUndef(s));
+        r.undef[i] = u;
+        r.any_undef |= u;
+      }
+    }
+    return r;
+  }
   alignas(64) float x[128], y[128], z[128];
   ToF32(a, x);
   ToF32(b, y);
@@ -355,8 +450,23 @@ VReg Reduce(ReduceOp op, const VReg& a, const MaskReg& m) {
     } else {
       float acc = op == ReduceOp::kMax ? -std::numeric_limits<float>::infinity()
                                        : std::numeric_limits<float>::infinity();
-      for (int i = 0; i < n; ++i)
-        if (m.bit[i * es]) acc = op == ReduceOp::kMax ? std::fmax(acc, x[i]) : std::fmin(acc, x[i]);
+      // std::fmax/fmin semantics (a NaN operand yields the other one); the library call is
+      // kept only for equal zeros, whose sign it decides.
+      if (op == ReduceOp::kMax) {
+        for (int i = 0; i < n; ++i) {
+          if (!m.bit[i * es]) continue;
+          const float v = x[i];
+          if (v > acc || acc != acc) acc = v;
+          else if (v == acc && v == 0.0f) acc = std::fmax(acc, v);
+        }
+      } else {
+        for (int i = 0; i < n; ++i) {
+          if (!m.bit[i * es]) continue;
+          const float v = x[i];
+          if (v < acc || acc != acc) acc = v;
+          else if (v == acc && v == 0.0f) acc = std::fmin(acc, v);
+        }
+      }
       result = acc;
     }
   } else {
@@ -492,28 +602,10 @@ VReg AsType(const VReg& a, const MaskReg& m, DType to, CastLayout layout) {
   if (!a.any_undef && IsFloatReg(a.dtype) && IsFloatReg(to)) {
     alignas(64) float x[128];
     ToF32(a, x);
-    auto put = [&](int dst_lane, float v) {
-      if (to == DType::kFloat32) std::memcpy(r.raw.data() + dst_lane * 4, &v, 4);
-      else {
-        uint16_t h = to == DType::kFloat16 ? FastHalf(v) : FloatToBFloat16(v);
-        std::memcpy(r.raw.data() + dst_lane * 2, &h, 2);
-      }
-    };
-    if (es_to == es_from) {
-      for (int i = 0; i < a.Lanes(); ++i) if (m.bit[i * es_from]) put(i, x[i]);
-      return r;
-    }
-    if (es_to == 2 * es_from) {
-      for (int i = 0; i < r.Lanes(); ++i) {
-        int s = 2 * i + (off & 1);
-        if (m.bit[s * es_from]) put(i, x[s]);
-      }
-      return r;
-    }
-    if (es_from == 2 * es_to) {
-      for (int i = 0; i < a.Lanes(); ++i) if (m.bit[i * es_from]) put(2 * i + (off & 1), x[i]);
-      return r;
-    }
+    const bool done = to == DType::kFloat32
+                          ? AsTypeFloat<float>(x, to, m, es_from, es_to, a.Lanes(), off, r)
+                          : AsTypeFloat<uint16_t>(x, to, m, es_from, es_to, a.Lanes(), off, r);
+    if (done) return r;
   }
   auto convert = [&](int src_lane, int dst_lane) {
     if (!m.bit[src_lane * es_from]) return;
