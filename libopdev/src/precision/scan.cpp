@@ -48,17 +48,6 @@ struct Context {
   std::vector<ChunkSums> chunks;
 };
 
-using LoadFn = void (*)(const void*, int, double*);
-
-LoadFn LoaderFor(const ScanKernels& k, DType t) {
-  switch (t) {
-    case DType::kFloat16: return k.load_f16;
-    case DType::kBFloat16: return k.load_bf16;
-    case DType::kFloat64: return k.load_f64;
-    default: return k.load_f32;
-  }
-}
-
 void PushWorst(ThreadState& st, const ScanWorst& w, int k) {
   if (k <= 0) return;
   auto cmp = [](const ScanWorst& x, const ScanWorst& y) { return Worse(x, y); };
@@ -110,11 +99,12 @@ void RecordSpecial(Context& c, ThreadState& st, int64_t flat) {
 }
 
 // Per-element path for a block holding NaN or Inf: applies the special-value rules, then
-// accumulates exactly like the vector kernel (4 lanes, same reduction order).
+// accumulates exactly like the vector kernel (kScanLanes lanes, same reduction order).
 void SlowBlock(Context& c, ThreadState& st, const double* a, const double* g, int n,
                int64_t base, ChunkSums& cs) {
   const ScanParams& p = *c.p;
-  double sabs[4] = {}, srel[4] = {}, ssq[4] = {}, sag[4] = {}, saa[4] = {}, sgg[4] = {};
+  constexpr int L = kScanLanes;
+  double sabs[L] = {}, srel[L] = {}, ssq[L] = {}, sag[L] = {}, saa[L] = {}, sgg[L] = {};
   double mabs = 0, mrel = 0;
   for (int i = 0; i < n; ++i) {
     double av = a[i], gv = g[i];
@@ -141,7 +131,7 @@ void SlowBlock(Context& c, ThreadState& st, const double* a, const double* g, in
     if (ai) av = std::copysign(p.replace_max, av);
     if (gi) gv = std::copysign(p.replace_max, gv);
     ++st.compared;
-    int lane = i & 3;
+    int lane = i % L;
     double d = std::fabs(av - gv);
     double ag = std::fabs(gv);
     double tol = p.atol + p.rtol * ag;
@@ -153,7 +143,7 @@ void SlowBlock(Context& c, ThreadState& st, const double* a, const double* g, in
       double r = d / ag;
       srel[lane] += r;
       ++st.rel_count;
-      if (r > mrel) mrel = r;
+      if (p.diagnostics && r > mrel) mrel = r;
     }
     if (p.diagnostics) {
       ssq[lane] += d * d;
@@ -170,13 +160,16 @@ void SlowBlock(Context& c, ThreadState& st, const double* a, const double* g, in
       RecordFailure(c, st, base + i, cur.row, cur.col);
     }
   }
-  auto sum4 = [](const double* v) { return (v[0] + v[1]) + (v[2] + v[3]); };
-  cs.sum_abs += sum4(sabs);
-  cs.sum_rel += sum4(srel);
-  cs.sum_sq += sum4(ssq);
-  cs.sum_ag += sum4(sag);
-  cs.sum_aa += sum4(saa);
-  cs.sum_gg += sum4(sgg);
+  static_assert(L == 8, "the lane sums below combine 8 lanes like the vector kernel");
+  auto sum8 = [](const double* v) {
+    return ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));
+  };
+  cs.sum_abs += sum8(sabs);
+  cs.sum_rel += sum8(srel);
+  cs.sum_sq += sum8(ssq);
+  cs.sum_ag += sum8(sag);
+  cs.sum_aa += sum8(saa);
+  cs.sum_gg += sum8(sgg);
   st.max_abs = std::max(st.max_abs, mabs);
   st.max_rel = std::max(st.max_rel, mrel);
 }
@@ -186,27 +179,38 @@ void ProcessChunk(Context& c, ThreadState& st, int64_t chunk) {
   const ScanKernels& k = *c.k;
   alignas(64) double abuf[kScanBlock];
   alignas(64) double gbuf[kScanBlock];
-  LoadFn load_a = LoaderFor(k, c.a->dtype());
-  LoadFn load_g = LoaderFor(k, c.g->dtype());
-  size_t asz = c.a->itemsize(), gsz = c.g->itemsize();
+  const DType at = c.a->dtype(), gt = c.g->dtype();
+  const size_t asz = c.a->itemsize(), gsz = c.g->itemsize();
   int64_t begin = chunk * kChunk;
   int64_t end = std::min(begin + kChunk, c.a->numel());
   ChunkSums& cs = c.chunks[static_cast<size_t>(chunk)];
   BlockParams bp{p.rtol, p.atol};
   for (int64_t base = begin; base < end; base += kScanBlock) {
     int n = static_cast<int>(std::min<int64_t>(kScanBlock, end - base));
-    load_a(c.a->data() + static_cast<size_t>(base) * asz, n, abuf);
-    load_g(c.g->data() + static_cast<size_t>(base) * gsz, n, gbuf);
-    if (n < kScanBlock) {
+    const std::byte* pa = c.a->data() + static_cast<size_t>(base) * asz;
+    const std::byte* pg = c.g->data() + static_cast<size_t>(base) * gsz;
+    // The per-element paths below work on float64 copies of the block, made on demand.
+    bool converted = false;
+    auto convert = [&] {
+      if (converted) return;
+      k.load(pa, at, n, abuf);
+      k.load(pg, gt, n, gbuf);
+      converted = true;
+    };
+    BlockSums bs;
+    if (n == kScanBlock) {
+      k.block(pa, at, pg, gt, bp, p.diagnostics, &bs);
+    } else {
+      convert();
       std::fill(abuf + n, abuf + kScanBlock, 0.0);
       std::fill(gbuf + n, gbuf + kScanBlock, 0.0);
+      k.block(abuf, DType::kFloat64, gbuf, DType::kFloat64, bp, p.diagnostics, &bs);
     }
-    if (k.any_nonfinite(abuf, gbuf)) {
+    if (!bs.finite) {
+      convert();
       SlowBlock(c, st, abuf, gbuf, n, base, cs);
       continue;
     }
-    BlockSums bs;
-    k.block(abuf, gbuf, bp, p.diagnostics, &bs);
     int pad = kScanBlock - n;  // padding lanes: error 0, pass, |g| = 0
     int64_t passed = bs.passed - pad;
     st.compared += n;
@@ -218,6 +222,7 @@ void ProcessChunk(Context& c, ThreadState& st, int64_t chunk) {
     st.max_rel = std::max(st.max_rel, bs.max_rel);
     if (!p.diagnostics) {
       if (passed < n && (st.first_fail < 0 || base < st.first_fail)) {
+        convert();
         for (int i = 0; i < n; ++i) {
           double d = std::fabs(abuf[i] - gbuf[i]);
           if (!(d <= p.atol + p.rtol * std::fabs(gbuf[i]))) {
@@ -242,6 +247,7 @@ void ProcessChunk(Context& c, ThreadState& st, int64_t chunk) {
         (static_cast<int>(st.heap.size()) < p.worst_k || bs.max_abs > st.heap.front().abs_error ||
          (bs.max_abs == st.heap.front().abs_error && base < st.heap.front().flat));
     if (failed > 0 || want_worst) {
+      convert();
       Cursor cur(base, p.rows, p.cols);
       for (int i = 0; i < n; ++i, cur.Next()) {
         double d = std::fabs(abuf[i] - gbuf[i]);
@@ -291,7 +297,7 @@ ScanResult ScanFloating(const Tensor& actual, const Tensor& golden, const ScanPa
   ScanParams p = params;
   if (p.rows < 1) p.rows = 1;
   if (p.cols < 1) p.cols = 1;
-  Context c{&actual, &golden, &p, &SelectScanKernels(), 0, 0, {}};
+  Context c{&actual, &golden, &p, p.kernels ? p.kernels : &SelectScanKernels(), 0, 0, {}};
   if (p.tile_rows > 0 && p.tile_cols > 0) {
     c.tile_grid_rows = (p.rows + p.tile_rows - 1) / p.tile_rows;
     c.tile_grid_cols = (p.cols + p.tile_cols - 1) / p.tile_cols;

@@ -1,7 +1,7 @@
-// The streaming pass of the floating-point comparison: one read of both tensors, converted
-// block by block into small float64 buffers (never whole-tensor copies), spread over the
-// machine's cores in fixed-size chunks whose partial sums are combined in chunk order so the
-// result does not depend on the number of threads or on the instruction set used.
+// The streaming pass of the floating-point comparison: one read of both tensors, each block
+// converted to float64 in registers by a fused kernel (never whole-tensor copies), spread
+// over the machine's cores in fixed-size chunks whose partial sums are combined in chunk
+// order so the result does not depend on the number of threads or on the instruction set.
 #pragma once
 
 #include "opdev/precision/tensor.h"
@@ -10,6 +10,8 @@
 #include <vector>
 
 namespace opdev::precision {
+
+struct ScanKernels;
 
 // Histogram of error / tolerance (tolerance = atol + rtol*|golden|) over compared elements.
 // Bin i holds ratios in (edge[i-1], edge[i]]; bin 0 is [0, edge[0]]; the last bin is > the
@@ -29,6 +31,7 @@ struct ScanParams {
   int64_t tile_rows = 0;   // 0 = no per-tile counting
   int64_t tile_cols = 0;
   int threads = 0;         // 0 = hardware concurrency
+  const ScanKernels* kernels = nullptr;  // nullptr = the best build for this CPU (tests pick one)
 };
 
 struct ScanWorst {
@@ -47,8 +50,9 @@ struct ScanResult {
   int64_t compared = 0;
   int64_t passed = 0;             // passing compared elements
   int64_t rel_count = 0;          // compared elements with |golden| > 0
-  double sum_abs = 0, max_abs = 0, sum_rel = 0, max_rel = 0;
+  double sum_abs = 0, max_abs = 0, sum_rel = 0;
   // Diagnostics (valid when params.diagnostics).
+  double max_rel = 0;
   double sum_sq = 0, sum_ag = 0, sum_aa = 0, sum_gg = 0;
   int64_t hist[kHistBins] = {};
   std::vector<ScanWorst> worst;      // worst first; ties by lower flat index

@@ -1,5 +1,5 @@
-// Instantiates the comparison kernels for the baseline instruction set and for AVX2+F16C
-// and picks one at run time (see scan_kernel.inc for why the body is shared text).
+// Instantiates the comparison kernels for the baseline instruction set, for AVX2+F16C and for
+// AVX-512, and picks one at run time (see scan_kernel.inc for why the body is shared text).
 #include "precision/scan_kernel.h"
 
 #include "opdev/support/half.h"
@@ -10,40 +10,90 @@
 #include <immintrin.h>
 #endif
 
-// The kernels' helpers take and return 32-byte vectors; they have internal linkage, so the
+// The kernels' helpers take and return 64-byte vectors; they have internal linkage, so the
 // ABI note GCC gives for the baseline build is irrelevant (GCC reports it at the end of
 // the file, so it stays off for the whole file).
 #pragma GCC diagnostic ignored "-Wpsabi"
 
+// AVX-512 implies FMA, and GCC contracts a*b+c into one fused operation by default in C++;
+// that would round differently from the baseline build (and the per-element path), so every
+// kernel here keeps separate multiplies and adds.
+#pragma GCC optimize("fp-contract=off")
+
 namespace opdev::precision {
 
 namespace scan_baseline {
-#define OPDEV_SCAN_HAVE_AVX2 0
+#define OPDEV_SCAN_ISA 0
 #include "precision/scan_kernel.inc"
-#undef OPDEV_SCAN_HAVE_AVX2
-const ScanKernels kKernels = {"baseline", LoadF16, LoadBF16, LoadF32, LoadF64, AnyNonFinite, Block};
+#undef OPDEV_SCAN_ISA
+const ScanKernels kKernels = {"baseline", Load, Block};
 }  // namespace scan_baseline
 
 #if defined(__x86_64__)
 #pragma GCC push_options
 #pragma GCC target("avx2,f16c")
 namespace scan_avx2 {
-#define OPDEV_SCAN_HAVE_AVX2 1
+#define OPDEV_SCAN_ISA 1
 #include "precision/scan_kernel.inc"
-#undef OPDEV_SCAN_HAVE_AVX2
+#undef OPDEV_SCAN_ISA
 }  // namespace scan_avx2
 #pragma GCC pop_options
 namespace scan_avx2 {
-const ScanKernels kKernels = {"avx2", LoadF16, LoadBF16, LoadF32, LoadF64, AnyNonFinite, Block};
+const ScanKernels kKernels = {"avx2", Load, Block};
 }  // namespace scan_avx2
+
+#pragma GCC push_options
+#pragma GCC target("avx2,f16c,avx512f,avx512bw,avx512dq,avx512vl")
+namespace scan_avx512 {
+#define OPDEV_SCAN_ISA 2
+#include "precision/scan_kernel.inc"
+#undef OPDEV_SCAN_ISA
+}  // namespace scan_avx512
+#pragma GCC pop_options
+namespace scan_avx512 {
+const ScanKernels kKernels = {"avx512", Load, Block};
+}  // namespace scan_avx512
 #endif
 
-const ScanKernels& BaselineScanKernels() { return scan_baseline::kKernels; }
+namespace {
+
+bool HasAvx2() {
+#if defined(__x86_64__)
+  static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+  return avx2;
+#else
+  return false;
+#endif
+}
+
+bool HasAvx512() {
+#if defined(__x86_64__)
+  static const bool avx512 = HasAvx2() && __builtin_cpu_supports("avx512f") &&
+                             __builtin_cpu_supports("avx512bw") &&
+                             __builtin_cpu_supports("avx512dq") &&
+                             __builtin_cpu_supports("avx512vl");
+  return avx512;
+#else
+  return false;
+#endif
+}
+
+}  // namespace
+
+int AvailableScanKernels(const ScanKernels** out, int max) {
+  int n = 0;
+  if (n < max) out[n++] = &scan_baseline::kKernels;
+#if defined(__x86_64__)
+  if (n < max && HasAvx2()) out[n++] = &scan_avx2::kKernels;
+  if (n < max && HasAvx512()) out[n++] = &scan_avx512::kKernels;
+#endif
+  return n;
+}
 
 const ScanKernels& SelectScanKernels() {
 #if defined(__x86_64__)
-  static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
-  if (avx2) return scan_avx2::kKernels;
+  if (HasAvx512()) return scan_avx512::kKernels;
+  if (HasAvx2()) return scan_avx2::kKernels;
 #endif
   return scan_baseline::kKernels;
 }
