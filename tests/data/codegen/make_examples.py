@@ -154,6 +154,10 @@ Module 1 — {op} ({o['pattern_label']}):
 
 ## §4 循环与 Section 结构（R4 输出）
 
+### 参考样例
+
+- **主要参考样例**: `pro_ops/vf_api/test_softmax_tile_group_vf.py`（单 section_vector + 行块 striding + 双缓冲）。
+
 ### 本算子结构说明
 
 - **Section结构**: 1 个 `section_vector()`；外层 `for tile_id in pl.range(core_id, num_tiles, num_cores)`。
@@ -202,7 +206,7 @@ Module 1 — {op} ({o['pattern_label']}):
 ## §10 Tile 数据流全景图
 
 ```
-GM x ─[pl.load, MTE2]→ in_group.next() → {op}_vf: {o['pseudo']} → out_group.next() ─[pl.store, MTE3]→ GM y
+GM x ─[load_tile / pl.load, MTE2]→ in_group.next() → {op}_vf: {o['pseudo']} → out_group.next() ─[store_tile / pl.store, MTE3]→ GM y
 ```
 """
     return d
@@ -321,7 +325,7 @@ OPS = {
    cases=[("aligned", (8, 256), "全整除"), ("row_tail", (11, 256), "行尾块"), ("col_tail", (8, 200), "列尾寄存器"),
           ("tail2d", (3, 77), "双轴尾块"), ("multitile", (40, 512), "多 tile")]),
  "row_softmax": dict(dtype="float32", tile=(8, 512), groups=io((8, 512)), inputs=[("x", ["B", "N"])],
-   why="逐行 softmax：行 max → exp(x-max) → 行 sum → 除", purpose="逐行 softmax（reduce + broadcast）", topology="row-reduce",
+   why="逐行 softmax：行 max → exp(x-max) → 行 sum → 除", purpose="逐行 softmax（reduce + broadcast）", topology="row-reduction",
    formula="y = softmax(x, dim=-1)", pattern_label="Pattern B",
    extra_consts=["NEG_INF = -1e30      # reduce_max 初值（有限负哨兵）"],
    reduce_conclusion="- **归约轴是否可能超单 tile**：否（N ≤ 512 = MAX_N，整行装入单 tile）。\n- **多Tile归约方案**：不涉及。",
@@ -334,7 +338,7 @@ OPS = {
           ("tail2d", (5, 37), "双轴尾块"), ("multitile", (33, 512), "多 tile")]),
  "rmsnorm": dict(dtype="float32", tile=(8, 512), inputs=[("x", ["B", "N"]), ("gamma", ["1", "N"])],
    groups=io((8, 512))[:1] + [("gamma_group", "gamma_slot", [1, 512], 1, [4], "gamma 驻留", "GAMMA")] + io((8, 512))[1:],
-   why="逐行 RMSNorm：行平方和 → rms → x/rms*gamma", purpose="逐行 RMSNorm（reduce + gamma）", topology="row-reduce",
+   why="逐行 RMSNorm：行平方和 → rms → x/rms*gamma", purpose="逐行 RMSNorm（reduce + gamma）", topology="row-reduction",
    formula="y = x / sqrt(mean(x^2, dim=-1) + EPS) * gamma", pattern_label="reduce + gamma",
    extra_consts=["EPS = 1e-6           # rmsnorm epsilon"],
    reduce_conclusion="- **归约轴是否可能超单 tile**：否（N ≤ 512 = MAX_N）。\n- **多Tile归约方案**：不涉及。",
