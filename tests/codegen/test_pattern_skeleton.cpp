@@ -39,6 +39,8 @@ struct Example {
 
 const Example kExamples[] = {
     {"swish", "Pattern A", false, "vf.muls|vf.exp|vf.adds|vf.div|vf.store_align", 1},
+    // Two row inputs, tile groups named after their tensors.
+    {"add_relu", "Pattern A", false, "vf.load_align|vf.load_align|vf.add|vf.relu|vf.store_align", 1},
     {"half_relu_exp", "Pattern A", true, "vf.relu|vf.muls|vf.exp|vf.store_align", 1},
     {"row_softmax", "Pattern B", false,
      "vf.reduce_max|vf.max|vf.sub|vf.exp|vf.reduce_sum|vf.add|vf.sub|vf.exp|vf.div|vf.store_align",
@@ -113,8 +115,12 @@ TEST_CASE("chain-only DESIGNs generate from the pattern skeleton named or inferr
       REQUIRE(ld != std::string::npos);
       CHECK(vs < ld);
       CHECK(c.find("mreg = vf.update_mask(valid, dtype=") != std::string::npos);
-      CHECK(c.find("in_group = pl.make_tile_group(type=in_tt, addrs=[VA_IN0, VA_IN1], "
-                   "mutex_ids=[0, 1])") != std::string::npos);
+      if (std::string(ex.op) == "add_relu")
+        CHECK(c.find("z_group = pl.make_tile_group(type=z_tt, addrs=[VA_Z0, VA_Z1], "
+                     "mutex_ids=[2, 3])") != std::string::npos);
+      else
+        CHECK(c.find("in_group = pl.make_tile_group(type=in_tt, addrs=[VA_IN0, VA_IN1], "
+                     "mutex_ids=[0, 1])") != std::string::npos);
       CHECK(c.find("valid_shape=[-1, -1]") != std::string::npos);
       // The chain's ops in DESIGN order inside the VF.
       const size_t vf = c.find("def " + r.file->vector_functions.front() + "(");
@@ -258,6 +264,8 @@ const ChainDefect kChainDefects[] = {
      "CODEGEN-CHAIN-SLOT", false},
     {"missing §2 TileGroup row for the gamma slot", "rmsnorm", "| `gamma_group` | 1 |",
      "| `beta_group` | 1 |", "CODEGEN-CHAIN-SLOT", false},
+    {"no §2 tile row for the second input", "add_relu", "| `z_slot` (z_group)",
+     "| `w_slot` (w_group)", "CODEGEN-CHAIN-SLOT", false},
     {"a result name rebinding an input", "rmsnorm", "rms = vf.sqrt", "x = vf.sqrt",
      "CODEGEN-CHAIN-NAME", true},
     {"§0 says the axis may exceed one tile but §2 has no accumulator tile", "rmsnorm",

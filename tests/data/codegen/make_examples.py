@@ -378,6 +378,17 @@ OPS["softmax_long"].update(tile=(4, 512),
           ("multichunk", (5, 1000), "2 个列块 + 双轴尾块"), ("long", (3, 2048), "最长行 4 个列块")],
    spec_max=2048)
 
+OPS["add_relu"] = dict(OPS["swish"])
+OPS["add_relu"].update(inputs=[("x", ["B", "N"]), ("z", ["B", "N"])],
+   groups=[("x_group", "x_slot", [8, 256], 2, [0, 1], "x 暂存", "X"),
+           ("z_group", "z_slot", [8, 256], 2, [2, 3], "z 暂存", "Z"),
+           ("y_group", "y_slot", [8, 256], 2, [4, 5], "y 暂存", "Y")],
+   why="逐元素 `y = relu(x + z)`，两个同形输入，元素间无依赖", purpose="逐元素 relu(x + z)",
+   formula="y = relu(x + z)", pattern_label="Pattern A",
+   steps=[{"step": "add-relu 逐元素", "seq": "vf.load_align → vf.add(x, z) → vf.relu → vf.store_align", "pattern": "A"}],
+   pseudo="y = vf.relu(vf.add(x, z))",
+   golden="    xf = x.detach().to(device=\"cpu\", dtype=torch.float32)\n    zf = z.detach().to(device=\"cpu\", dtype=torch.float32)\n    return torch.relu(xf + zf)")
+
 for op in (sys.argv[1:] or OPS):
     write(op, OPS[op])
 print("ok")
