@@ -47,6 +47,10 @@ const Example kExamples[] = {
      1},
     {"rmsnorm", "Pattern B+", true,
      "vf.mul|vf.reduce_sum|vf.add|vf.div|vf.adds|vf.sqrt|vf.div|vf.mul|vf.store_align", 1},
+    {"layernorm", "Pattern B+", false,
+     "vf.reduce_sum|vf.add|vf.div|vf.sub|vf.mul|vf.reduce_sum|vf.add|vf.div|vf.adds|vf.sqrt|"
+     "vf.sub|vf.div|vf.mul|vf.add|vf.store_align",
+     1},
     // Pattern C: pass 1 init VF, pass 1 accumulate VF, then the output VF, which recomputes
     // the row value from the accumulator tile.
     {"rmsnorm_long", "Pattern C", true,

@@ -389,6 +389,21 @@ OPS["add_relu"].update(inputs=[("x", ["B", "N"]), ("z", ["B", "N"])],
    pseudo="y = vf.relu(vf.add(x, z))",
    golden="    xf = x.detach().to(device=\"cpu\", dtype=torch.float32)\n    zf = z.detach().to(device=\"cpu\", dtype=torch.float32)\n    return torch.relu(xf + zf)")
 
+OPS["layernorm"] = dict(OPS["rmsnorm"])
+OPS["layernorm"].update(inputs=[("x", ["B", "N"]), ("gamma", ["1", "N"]), ("beta", ["1", "N"])],
+   groups=[("in_group", "in_slot", [8, 512], 2, [0, 1], "输入暂存", "IN"),
+           ("gamma_group", "gamma_slot", [1, 512], 1, [4], "gamma 驻留", "GAMMA"),
+           ("beta_group", "beta_slot", [1, 512], 1, [5], "beta 驻留", "BETA"),
+           ("out_group", "out_slot", [8, 512], 2, [2, 3], "输出暂存", "OUT")],
+   why="逐行 LayerNorm：行均值 → 行方差 → (x-mean)/std*gamma+beta", purpose="逐行 LayerNorm（reduce + gamma/beta）",
+   formula="y = (x - mean(x)) / sqrt(var(x) + EPS) * gamma + beta", pattern_label="Pattern B+",
+   extra_consts=["EPS = 1e-5           # layernorm epsilon"],
+   steps=[{"step": "pass1 行均值", "seq": "vf.load_align → s = vf.reduce_sum(x) → mean = vf.div(_, N)", "pattern": "B+"},
+          {"step": "pass2 行方差", "seq": "vf.load_align → vf.sub(x, mean) → vf.mul(_, _) → vf.reduce_sum → vf.div(_, N) → vf.adds(_, EPS) → std = vf.sqrt", "pattern": "B+"},
+          {"step": "pass3 归一化+仿射", "seq": "vf.load_align → vf.sub(x, mean) → vf.div(_, std) → vf.mul(_, gamma) → vf.add(_, beta) → vf.store_align", "pattern": "B+"}],
+   pseudo="mean = sum_j x / N; std = sqrt(sum_j (x-mean)^2 / N + EPS); y = (x - mean) / std * gamma + beta",
+   golden="    xf = x.detach().to(device=\"cpu\", dtype=torch.float32)\n    gf = gamma.detach().to(device=\"cpu\", dtype=torch.float32)\n    bf = beta.detach().to(device=\"cpu\", dtype=torch.float32)\n    return torch.nn.functional.layer_norm(xf, (xf.shape[-1],), gf[0], bf[0], eps=1e-5)")
+
 for op in (sys.argv[1:] or OPS):
     write(op, OPS[op])
 print("ok")
