@@ -59,7 +59,10 @@ namespace {
 
 bool HasAvx2() {
 #if defined(__x86_64__)
-  static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+  static const bool avx2 = [] {
+    __builtin_cpu_init();  // harmless when already done; needed if first called from a constructor
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+  }();
   return avx2;
 #else
   return false;
