@@ -1,6 +1,8 @@
 // Generation of a Stage 4 kernel file from a frozen op dir: `opdev gen` as a library call.
 // The round plan names the file, wrapper and goldens; the backend for a pure-Vector L0 op
-// (vector_vf) transcribes DESIGN §1 with declarations completed from §2/§3, the shared
+// (vector_vf) transcribes DESIGN §1 with declarations completed from §2/§3 (or, when §1 gives
+// only vector_selection API chains, builds the kernel from the pure-vec pattern skeleton A / B /
+// B+ / C the chain and its pattern field name; see docs/codegen.md), the shared
 // emitters add the header, helpers, §5 wrapper, §8 tests and runner, and the result is
 // printed through pyfront, re-parsed and budgeted against DESIGN §3 before it is returned.
 // Faithful transcription, never silent repair: any design defect is a design_violation
