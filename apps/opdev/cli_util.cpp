@@ -4,31 +4,17 @@
 #include "command.h"
 #include "opdev/support/json_print.h"
 
-namespace opdev::cli {
+#include <unistd.h>
 
-namespace {
-thread_local std::ostream* t_out = nullptr;
-thread_local std::ostream* t_err = nullptr;
-}  // namespace
+namespace opdev::cli {
 
 std::map<std::string, Command>& Registry() {
   static std::map<std::string, Command> registry;
   return registry;
 }
 
-std::ostream& Out() { return t_out ? *t_out : std::cout; }
-std::ostream& Err() { return t_err ? *t_err : std::cerr; }
-
-ScopedStreams::ScopedStreams(std::ostream& out, std::ostream& err)
-    : prev_out_(t_out), prev_err_(t_err) {
-  t_out = &out;
-  t_err = &err;
-}
-
-ScopedStreams::~ScopedStreams() {
-  t_out = prev_out_;
-  t_err = prev_err_;
-}
+std::ostream& Out() { return std::cout; }
+std::ostream& Err() { return std::cerr; }
 
 bool ParseArgs(const std::vector<std::string>& args, const std::string& usage_line,
                po::options_description& opts, po::positional_options_description& pos,
@@ -68,6 +54,31 @@ int FailUsage(const std::string& cmd, const std::string& message, bool json) {
     Err() << "opdev " << cmd << ": " << message << "\n";
   }
   return kExitUsage;
+}
+
+std::string RequestKey(const std::string& option) {
+  std::string key = option;
+  for (char& c : key)
+    if (c == '-') c = '_';
+  return key;
+}
+
+int RunAndPrintStep(const std::string& cmd, const std::string& step,
+                    const boost::json::object& request, bool json, const char* log_prefix) {
+  steps::StepContext ctx;
+  if (log_prefix && !json && ::isatty(2)) {
+    std::string prefix = log_prefix;
+    ctx.log = [prefix](int, const std::string& line) { Err() << prefix << line << "\n"; };
+  }
+  steps::StepResult r = steps::RunStep(step, ctx, request);
+  if (r.call_failed) return FailUsage(cmd, r.ErrorMessage(), json);
+  if (json) {
+    PrintJson(r.document);
+  } else {
+    Out() << r.text;
+    Err() << r.text_err;
+  }
+  return r.status;
 }
 
 }  // namespace opdev::cli

@@ -3,12 +3,6 @@
 #include "cli_util.h"
 #include "command.h"
 
-#include "opdev/budget/budget_file.h"
-#include "opdev/budget/memory_map_svg.h"
-#include "opdev/support/file_io.h"
-
-#include <iostream>
-
 namespace opdev::cli {
 namespace {
 
@@ -37,31 +31,11 @@ int RunBudget(const std::vector<std::string>& args) {
   if (!ParseArgs(args, kUsage, opts, pos, vm, &code)) return code;
   const bool json = vm["json"].as<bool>();
   if (!vm.count("path")) return FailUsage("budget", "missing <kernel.py|op_dir>", json);
-  auto target = ParseTarget(vm["target"].as<std::string>());
-  if (!target) return FailUsage("budget", "unknown target " + vm["target"].as<std::string>(), json);
-
-  auto fb = budget::BudgetPath(vm["path"].as<std::string>(), *target, vm["design"].as<std::string>());
-  if (!fb.ok()) return FailUsage("budget", std::string(fb.status().message()), json);
-  if (vm.count("svg")) {
-    if (auto st = WriteFileAtomic(vm["svg"].as<std::string>(),
-                                  budget::RenderMemoryMapSvg(fb->primary()));
-        !st.ok())
-      return FailUsage("budget", std::string(st.message()), json);
-  }
-  if (json) {
-    PrintJson(fb->ToJson());
-  } else {
-    if (fb->kernel) Out() << budget::BudgetReportToText(*fb->kernel);
-    if (fb->design) Out() << budget::BudgetReportToText(*fb->design);
-    Diagnostics all = fb->inputs;
-    if (fb->kernel) all.Append(fb->kernel->diagnostics);
-    if (fb->design) all.Append(fb->design->diagnostics);
-    all.Append(fb->comparison);
-    if (fb->kernel && fb->design && fb->comparison.empty())
-      Out() << "kernel slots match the DESIGN §3 address map\n";
-    if (!all.empty()) PrintDiagnosticsText(all);
-  }
-  return fb->ok() ? kExitOk : kExitFindings;
+  boost::json::object request{{"path", vm["path"].as<std::string>()},
+                              {"target", vm["target"].as<std::string>()},
+                              {"design", vm["design"].as<std::string>()}};
+  if (vm.count("svg")) request["svg"] = vm["svg"].as<std::string>();
+  return RunAndPrintStep("budget", "budget", request, json);
 }
 
 }  // namespace

@@ -5,10 +5,6 @@
 #include "command.h"
 
 #include "opdev/contract/check.h"
-#include "opdev/steps/step.h"
-#include "opdev/support/json_print.h"
-
-#include <iostream>
 
 namespace opdev::cli {
 namespace {
@@ -62,13 +58,7 @@ int RunCheck(const std::vector<std::string>& args) {
   boost::json::object request{{"op_dir", vm["op-dir"].as<std::string>()},
                               {"kb_root", vm["kb-root"].as<std::string>()},
                               {"target", std::string(TargetName(*target))}};
-  steps::StepResult r = steps::RunStep("check", steps::StepContext{}, request);
-  if (json)
-    PrintJson(r.document);
-  else
-    Err() << r.text_err;
-  int code = r.status;
-  return code;
+  return RunAndPrintStep("check", "check", request, json);
 }
 
 }  // namespace

@@ -3,21 +3,10 @@
 #include "cli_util.h"
 #include "command.h"
 
-#include "opdev/precision/compare.h"
-#include "opdev/precision/tensor_file.h"
-#include "opdev/steps/step.h"
-
-#include <boost/json/value_from.hpp>
-
 #include <algorithm>
-
-#include <iostream>
-#include <optional>
 
 namespace opdev::cli {
 namespace {
-
-namespace pr = opdev::precision;
 
 constexpr const char* kUsage =
     "opdev compare ACTUAL GOLDEN [ACTUAL GOLDEN ...] [--dtype NAME] [--tile R,C] [--json]\n"
@@ -63,66 +52,20 @@ int Run(const std::vector<std::string>& args) {
                                          std::to_string(files.size()) + ") of files",
                      json);
 
-  pr::CompareOptions copts;
-  std::optional<DType> cmp_dtype;
-  if (vm.count("dtype")) {
-    copts.dtype = vm["dtype"].as<std::string>();
-    cmp_dtype = pr::ParseComparisonDType(*copts.dtype);
-    if (!cmp_dtype) return FailUsage(cmd, "unsupported dtype: " + *copts.dtype, json);
-  }
-  auto side_dtype = [&](const char* key, std::optional<DType>* out) -> std::string {
-    if (!vm.count(key)) return "";
-    auto d = ParseDType(vm[key].as<std::string>());
-    if (!d) return std::string("--") + key + ": unknown dtype '" + vm[key].as<std::string>() + "'";
-    *out = d;
-    return "";
-  };
-  std::optional<DType> actual_dtype, golden_dtype;
-  if (auto e = side_dtype("actual-dtype", &actual_dtype); !e.empty()) return FailUsage(cmd, e, json);
-  if (auto e = side_dtype("golden-dtype", &golden_dtype); !e.empty()) return FailUsage(cmd, e, json);
-  std::optional<pr::Shape> shape;
-  if (vm.count("shape")) {
-    auto s = pr::ParseShape(vm["shape"].as<std::string>());
-    if (!s.ok()) return FailUsage(cmd, "--shape: " + std::string(s.status().message()), json);
-    shape = *s;
-  }
-  if (vm.count("tile")) {
-    auto t = pr::ParseShape(vm["tile"].as<std::string>());
-    if (!t.ok() || t->size() != 2 || (*t)[0] <= 0 || (*t)[1] <= 0)
-      return FailUsage(cmd, "--tile: expected two positive integers R,C, got '" +
-                                vm["tile"].as<std::string>() + "'",
-                       json);
-    copts.tile = std::make_pair((*t)[0], (*t)[1]);
-  }
-  copts.worst_k = std::max(0, vm["worst"].as<int>());
-  copts.threads = std::max(0, vm["threads"].as<int>());
-
-  // The arguments are valid: the library step reads the files and compares (the same step
-  // serves the C ABI, so both print byte-identical documents).
+  // The library step validates every option (one place for the command and the C ABI).
   boost::json::array pairs;
   for (size_t i = 0; i < files.size(); i += 2) pairs.push_back(boost::json::array{files[i], files[i + 1]});
   boost::json::object request{{"pairs", std::move(pairs)},
-                              {"worst", copts.worst_k},
-                              {"threads", copts.threads},
-                              {"summary_only", vm.count("summary-only") > 0 && !json}};
-  for (const char* key : {"dtype", "actual-dtype", "golden-dtype"}) {
+                              {"worst", vm["worst"].as<int>()},
+                              {"threads", vm["threads"].as<int>()},
+                              {"summary_only", vm.count("summary-only") > 0}};
+  for (const char* key : {"dtype", "actual-dtype", "golden-dtype", "shape", "tile"}) {
     if (!vm.count(key)) continue;
     std::string k(key);
     std::replace(k.begin(), k.end(), '-', '_');
     request[k] = vm[key].as<std::string>();
   }
-  if (shape) request["shape"] = boost::json::value_from(*shape);
-  if (copts.tile) request["tile"] = boost::json::array{copts.tile->first, copts.tile->second};
-  steps::StepResult r = steps::RunStep("compare", steps::StepContext{}, request);
-  if (r.status == steps::kStatusError) {
-    const auto* e = r.document.as_object().if_contains("error");
-    return FailUsage(cmd, e && e->is_string() ? std::string(e->as_string()) : r.text_err, json);
-  }
-  if (json)
-    PrintJson(r.document);
-  else
-    Out() << r.text;
-  return r.status;
+  return RunAndPrintStep(cmd, "compare", request, json);
 }
 
 }  // namespace

@@ -4,12 +4,6 @@
 #include "cli_util.h"
 #include "command.h"
 
-#include "opdev/codegen/generate.h"
-#include "opdev/plan/dispatch.h"
-
-#include <cstdlib>
-#include <iostream>
-
 namespace opdev::cli {
 namespace {
 
@@ -45,51 +39,13 @@ int RunGen(const std::vector<std::string>& args) {
   const bool json = vm["json"].as<bool>();
   if (!vm.count("op_dir")) return FailUsage("gen", "missing <op_dir>", json);
 
-  codegen::GenerateOptions gopts;
-  auto target = ParseTarget(vm["target"].as<std::string>());
-  if (!target) return FailUsage("gen", "unknown target " + vm["target"].as<std::string>(), json);
-  gopts.target = *target;
-  if (vm.count("module-k")) {
-    Diagnostics d;
-    auto k = plan::ParseModuleK(vm["module-k"].as<std::string>(), &d);
-    if (!k) return FailUsage("gen", "--module-k: " + (d.empty() ? "bad value" : d.items()[0].message), json);
-    gopts.dispatch.module_k = *k;
-  }
-  gopts.dispatch.finalize = vm["finalize"].as<bool>();
-  if (gopts.dispatch.module_k && gopts.dispatch.finalize)
-    return FailUsage("gen", "--module-k and --finalize are exclusive", json);
-
-  codegen::GenerateResult r = codegen::GenerateKernelFile(vm["op_dir"].as<std::string>(), gopts);
-  std::string written;
-  if (r.ok() && !vm["stdout"].as<bool>()) {
-    codegen::WriteOptions w;
-    const char* shared = std::getenv("OPDEV_SHARED_DIR");
-    w.protected_roots.push_back(shared && *shared ? shared : "/work/shared");
-    written = vm.count("out") ? vm["out"].as<std::string>() : r.file->path;
-    if (auto st = codegen::WriteGeneratedFile(written, r.file->content, w); !st.ok())
-      return FailUsage("gen", std::string(st.message()), json);
-  }
-  if (json) {
-    boost::json::object o = r.ToJson();
-    o["written"] = written;
-    PrintJson(o);
-  } else {
-    if (r.ok() && vm["stdout"].as<bool>()) Out() << r.file->content;
-    if (!r.diagnostics.empty()) PrintDiagnosticsText(r.diagnostics);
-    if (r.ok() && !written.empty()) {
-      const auto& f = *r.file;
-      Out() << "wrote " << written << " (" << f.content.size() << " bytes): kernel "
-                << f.kernel << ", " << f.vector_functions.size() << " vector function(s), wrapper "
-                << f.wrapper << ", " << f.tests.size() << " test(s)\n";
-      for (const auto& u : f.budget.spaces)
-        Out() << "budget " << MemSpaceName(u.space) << ": "
-                  << budget::HexAddress(u.high_water) << " (" << u.high_water << " B) of "
-                  << u.capacity << " B\n";
-    } else if (!r.ok()) {
-      Err() << "opdev gen: nothing written\n";
-    }
-  }
-  return r.ok() ? kExitOk : kExitFindings;
+  boost::json::object request{{"op_dir", vm["op_dir"].as<std::string>()},
+                              {"target", vm["target"].as<std::string>()}};
+  if (vm.count("module-k")) request["module_k"] = vm["module-k"].as<std::string>();
+  if (vm["finalize"].as<bool>()) request["finalize"] = true;
+  if (vm.count("out")) request["out"] = vm["out"].as<std::string>();
+  if (vm["stdout"].as<bool>()) request["stdout"] = true;
+  return RunAndPrintStep("gen", "gen", request, json);
 }
 
 }  // namespace

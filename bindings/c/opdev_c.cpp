@@ -1,8 +1,8 @@
-// The C ABI of opdev (opdev.h) over the library's uniform steps (opdev/steps/step.h).
-// Every entry point is an exception barrier; results are malloc'ed UTF-8 JSON strings.
+// The C ABI of opdev (opdev.h) over the library's uniform steps (opdev/steps/step.h): each
+// entry point parses the request and calls RunStep, the same call the opdev command makes,
+// so the documents are byte-identical. Every entry point is an exception barrier; results
+// are malloc'ed UTF-8 JSON strings.
 #include "opdev.h"
-
-#include "command_bridge.h"
 
 #include "opdev/precision/tensor.h"
 #include "opdev/steps/compare_step.h"
@@ -77,92 +77,6 @@ int Fail(opdev_context* ctx, const std::string& message, char** result) {
   return Finish(ctx, opdev::steps::StepResult::Error(message), result);
 }
 
-// Steps whose logic is a library step run through RunStep; the others run the command's own
-// code in-process (command_bridge.h) with the request translated to its arguments, so the
-// document is byte-identical to `opdev <command> --json`.
-bool BuildArgv(const opdev_context& ctx, const std::string& step,
-               const boost::json::object& request, std::vector<std::string>* argv,
-               std::string* error) {
-  opdev::steps::RequestReader rr(request);
-  auto& a = *argv;
-  auto dispatch = [&] {
-    if (auto k = rr.Int("module_k")) { a.push_back("--module-k"); a.push_back(std::to_string(*k)); }
-    if (rr.Bool("finalize")) a.push_back("--finalize");
-  };
-  auto kb_root = [&] {
-    std::string kb = rr.String("kb_root");
-    if (kb.empty()) kb = ctx.step.kb_root;
-    if (!kb.empty()) { a.push_back("--kb-root"); a.push_back(kb); }
-  };
-  auto opt = [&](const char* key, const char* flag) {
-    std::string v = rr.String(key);
-    if (!v.empty()) { a.push_back(flag); a.push_back(v); }
-  };
-  const std::string target(opdev::TargetName(ctx.step.target));
-  if (step == "plan") {
-    a = {"plan", rr.String("op_dir", true), "--json"};
-    dispatch();
-    if (rr.Bool("retry")) a.push_back("--retry");
-  } else if (step == "gen") {
-    a = {"gen", rr.String("op_dir", true), "--json", "--target", target};
-    dispatch();
-    opt("out", "--out");
-  } else if (step == "budget") {
-    a = {"budget", rr.String("path", true), "--json", "--target", target};
-    opt("svg", "--svg");
-    opt("design", "--design");
-  } else if (step == "run") {
-    std::string backend = rr.String("backend");
-    a = {"run", rr.String("op_dir", true), "--json", "--backend", backend.empty() ? "sim" : backend,
-         "--python", ctx.step.python};
-    opt("case", "--case");
-    if (auto d = rr.Int("device")) { a.push_back("--device"); a.push_back(std::to_string(*d)); }
-  } else if (step == "usage-generate" || step == "usage-check") {
-    a = {"usage", step == "usage-generate" ? "generate" : "check", rr.String("op_dir", true), "--json"};
-    kb_root();
-    if (step == "usage-generate") dispatch(); else opt("mode", "--mode");
-  } else if (step == "selfcheck") {
-    a = {"selfcheck", rr.String("op_dir", true), "--json", "--python", ctx.step.python};
-    dispatch();
-    kb_root();
-  } else if (step == "stage") {
-    std::string backend = rr.String("backend");
-    a = {"stage", rr.String("op_dir", true), "--json", "--backend", backend.empty() ? "sim" : backend,
-         "--python", ctx.step.python};
-    dispatch();
-    kb_root();
-    if (rr.Bool("no_gen")) a.push_back("--no-gen");
-  } else {
-    *error = "unknown step '" + step + "'";
-    return false;
-  }
-  if (!rr.Ok()) {
-    *error = rr.error;
-    return false;
-  }
-  return true;
-}
-
-opdev::steps::StepResult RunCommandStep(const opdev_context& ctx, const std::string& step,
-                                        const boost::json::object& request) {
-  std::vector<std::string> argv;
-  std::string error;
-  if (!BuildArgv(ctx, step, request, &argv, &error)) return opdev::steps::StepResult::Error(error);
-  std::string out, err;
-  opdev::steps::StepResult r;
-  r.status = opdev::cabi::RunCommandCaptured(argv, &out, &err);
-  boost::system::error_code ec;
-  boost::json::value doc = boost::json::parse(out, ec);
-  if (ec) {
-    std::string message = err.empty() ? out : err;
-    while (!message.empty() && message.back() == '\n') message.pop_back();
-    return opdev::steps::StepResult::Error(message.empty() ? "the step printed no document" : message);
-  }
-  r.document = std::move(doc);
-  r.text_err = std::move(err);
-  return r;
-}
-
 int Run(opdev_context* ctx, const char* step, const char* request_json, char** result) {
   if (result) *result = nullptr;
   if (!ctx) return OPDEV_ERROR;
@@ -171,10 +85,7 @@ int Run(opdev_context* ctx, const char* step, const char* request_json, char** r
     boost::json::object request;
     std::string error;
     if (!ParseRequest(request_json, &request, &error)) return Fail(ctx, error, result);
-    std::string name(step);
-    if (name == "check" || name == "compare")
-      return Finish(ctx, opdev::steps::RunStep(name, ctx->step, request), result);
-    return Finish(ctx, RunCommandStep(*ctx, name, request), result);
+    return Finish(ctx, opdev::steps::RunStep(step, ctx->step, request), result);
   } catch (const std::exception& e) {
     return Fail(ctx, std::string("internal error: ") + e.what(), result);
   } catch (...) {
@@ -199,6 +110,7 @@ opdev_context* opdev_context_new(const char* options_json) {
       return nullptr;
     }
     auto* ctx = new opdev_context();
+    ctx->step.python = "/usr/bin/python3";  // the header's documented default
     for (const auto& kv : options) {
       std::string key(kv.key());
       if (!kv.value().is_string()) {

@@ -1,12 +1,18 @@
 /* Tests of the C ABI (opdev.h) from C: versions, context options, errors, compare on
- * in-memory buffers, check on the bundled example compared byte-for-byte with the command's
- * --json output, and several contexts used concurrently on several threads. */
+ * in-memory buffers, the whole round (check -> plan -> gen -> budget -> selfcheck ->
+ * run(sim) -> compare -> usage generate/check -> stage) on a copy of examples/softmax with
+ * every document compared byte-for-byte with the `opdev <step> --json` output and status,
+ * and several contexts used concurrently on several threads.
+ *
+ * Usage: abi_test OPDEV_BIN SOURCE_DIR KB_ROOT [--quick]   (--quick: no round) */
+#define _GNU_SOURCE
 #include "opdev.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 static int failures = 0;
 static int checks = 0;
@@ -20,7 +26,8 @@ static int checks = 0;
     }                                                                         \
   } while (0)
 
-static char *read_command(const char *cmd) {
+/* The stdout of a shell command (stderr discarded); *exit_code gets its exit status. */
+static char *read_command_status(const char *cmd, int *exit_code) {
   FILE *p = popen(cmd, "r");
   if (!p) return NULL;
   size_t cap = 1 << 16, len = 0;
@@ -31,9 +38,12 @@ static char *read_command(const char *cmd) {
     if (cap - len < 1024) buf = realloc(buf, cap *= 2);
   }
   buf[len] = '\0';
-  pclose(p);
+  int st = pclose(p);
+  if (exit_code) *exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   return buf;
 }
+
+static char *read_command(const char *cmd) { return read_command_status(cmd, NULL); }
 
 static void test_versions(void) {
   EXPECT(opdev_abi_version() == OPDEV_ABI_VERSION);
@@ -117,25 +127,179 @@ static void test_check_matches_command(const char *opdev_bin, const char *source
   opdev_context_free(ctx);
 }
 
+typedef int (*step_fn)(opdev_context *, const char *, char **);
+
+/* Runs one step through the ABI and the same step with the command; the documents must be
+ * byte-identical and the status equal to the exit code, and to `expected_status`
+ * (ANY_VERDICT: 0 or 1, for steps whose verdict depends on the simulator, not on the ABI).
+ * Returns the ABI document (free it). */
+#define ANY_VERDICT (-1)
+
+/* The same, with `op_dir` (if not NULL) restored between the two calls: both front-ends
+ * start from the same files (usage generate keeps what an earlier generate wrote). */
+static char *same_as_command_in(const char *what, step_fn fn, opdev_context *ctx,
+                                const char *request, const char *opdev_bin, const char *cli_args,
+                                int expected_status, const char *op_dir) {
+  char *out = NULL, cmd[8192];
+  if (op_dir) {
+    snprintf(cmd, sizeof cmd, "rm -rf '%s.before' && cp -a '%s' '%s.before'", op_dir, op_dir, op_dir);
+    EXPECT(system(cmd) == 0);
+  }
+  int status = fn(ctx, request, &out);
+  if (op_dir) {
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mv '%s.before' '%s'", op_dir, op_dir, op_dir);
+    EXPECT(system(cmd) == 0);
+  }
+  snprintf(cmd, sizeof cmd, "'%s' %s --json 2>/dev/null", opdev_bin, cli_args);
+  int exit_code = -1;
+  char *cli = read_command_status(cmd, &exit_code);
+  ++checks;
+  int status_ok = expected_status == ANY_VERDICT ? (status == OPDEV_OK || status == OPDEV_FINDINGS)
+                                                : status == expected_status;
+  if (!status_ok || exit_code != status || !out || !cli || strcmp(out, cli) != 0) {
+    ++failures;
+    size_t at = 0;
+    while (out && cli && out[at] && out[at] == cli[at]) ++at;
+    fprintf(stderr, "%s: ABI status %d, command exit %d, expected %d; documents %s (at byte %zu)\n"
+            "  ABI:     %.300s\n  command: %.300s\n  error: %s\n", what, status, exit_code,
+            expected_status, out && cli && strcmp(out, cli) == 0 ? "equal" : "differ", at,
+            out ? out + at : "(null)", cli ? cli + at : "(null)", opdev_last_error(ctx));
+  }
+  free(cli);
+  return out;
+}
+static char *same_as_command(const char *what, step_fn fn, opdev_context *ctx,
+                             const char *request, const char *opdev_bin, const char *cli_args,
+                             int expected_status) {
+  return same_as_command_in(what, fn, ctx, request, opdev_bin, cli_args, expected_status, NULL);
+}
+
+/* The whole round on a copy of examples/softmax (in a fresh temporary workspace). */
+static void test_round_matches_command(const char *bin, const char *source_dir, const char *kb_root) {
+  char ws[] = "/tmp/opdev_abi_round_XXXXXX";
+  if (!mkdtemp(ws)) {
+    EXPECT(!"mkdtemp");
+    return;
+  }
+  char op[1024], cmd[8192], req[4096], args[4096];
+  snprintf(op, sizeof op, "%s/custom/softmax", ws);
+  snprintf(cmd, sizeof cmd, "mkdir -p '%s/custom' && cp -r '%s/examples/softmax' '%s'", ws,
+           source_dir, op);
+  EXPECT(system(cmd) == 0);
+  char options[2048];
+  snprintf(options, sizeof options, "{\"kb_root\": \"%s\"}", kb_root);
+  opdev_context *ctx = opdev_context_new(options);
+  EXPECT(ctx != NULL);
+  if (!ctx) return;
+  char *doc;
+#define STEP(name, fn, request_fmt, args_fmt, status)                       \
+  do {                                                                       \
+    snprintf(req, sizeof req, request_fmt, op);                              \
+    snprintf(args, sizeof args, args_fmt, op, kb_root);                     \
+    doc = same_as_command_in(name, fn, ctx, req, bin, args, status, op);   \
+  } while (0)
+  STEP("check", opdev_check, "{\"op_dir\": \"%s\"}", "check '%s' --kb-root '%s'", OPDEV_OK);
+  EXPECT(doc && strstr(doc, "\"status\": \"clean\""));
+  opdev_string_free(doc);
+  STEP("plan", opdev_plan, "{\"op_dir\": \"%s\"}", "plan '%s' %.0s", OPDEV_OK);
+  EXPECT(doc && strstr(doc, "\"mode\": \"L0\""));
+  opdev_string_free(doc);
+  STEP("plan --module-k two", opdev_plan, "{\"op_dir\": \"%s\", \"module_k\": \"two\"}",
+       "plan '%s' --module-k two %.0s", OPDEV_FINDINGS);
+  opdev_string_free(doc);
+  STEP("gen", opdev_gen, "{\"op_dir\": \"%s\"}", "gen '%s' %.0s", OPDEV_OK);
+  EXPECT(doc && strstr(doc, "test_softmax.py"));
+  opdev_string_free(doc);
+  STEP("budget", opdev_budget, "{\"path\": \"%s\"}", "budget '%s' %.0s", OPDEV_OK);
+  opdev_string_free(doc);
+  STEP("selfcheck", opdev_selfcheck, "{\"op_dir\": \"%s\"}", "selfcheck '%s' --kb-root '%s'",
+       ANY_VERDICT);
+  opdev_string_free(doc);
+  STEP("run", opdev_run, "{\"op_dir\": \"%s\", \"backend\": \"sim\"}",
+       "run '%s' --backend sim %.0s", ANY_VERDICT);
+  EXPECT(doc && strstr(doc, "\"cases\": ["));
+  opdev_string_free(doc);
+  /* compare: the simulator's output for one case (opdev sim on the inputs the run wrote)
+   * against the CPU golden the run computed, as files and with a tile. */
+  snprintf(cmd, sizeof cmd,
+           "'%s' sim '%s/test_softmax.py' --entry softmax_wrapper --in "
+           "'%s/reports/opdev/run/sim/test_softmax_col_tail.in0.npy' --out-dir '%s/simout' "
+           ">/dev/null 2>&1; cp '%s'/simout/*.npy '%s/actual.npy'",
+           bin, op, op, ws, ws, ws);
+  EXPECT(system(cmd) == 0);
+  {
+    char golden[1200], actual[1200];
+    snprintf(golden, sizeof golden, "%s/reports/opdev/run/sim/test_softmax_col_tail.golden.0.npy", op);
+    snprintf(actual, sizeof actual, "%s/actual.npy", ws);
+    snprintf(req, sizeof req, "{\"pairs\": [[\"%s\", \"%s\"]], \"tile\": [1, 64]}", actual, golden);
+    snprintf(args, sizeof args, "compare '%s' '%s' --tile 1,64", actual, golden);
+    doc = same_as_command("compare", opdev_compare, ctx, req, bin, args, ANY_VERDICT);
+    EXPECT(doc && strstr(doc, "\"verdict\": "));
+    opdev_string_free(doc);
+    snprintf(req, sizeof req, "{\"pairs\": [[\"%s\", \"%s\"]], \"tile\": \"16\"}", actual, golden);
+    snprintf(args, sizeof args, "compare '%s' '%s' --tile 16", actual, golden);
+    doc = same_as_command("compare --tile 16", opdev_compare, ctx, req, bin, args, OPDEV_ERROR);
+    EXPECT(strstr(opdev_last_error(ctx), "--tile: expected two positive integers R,C, got '16'") != NULL);
+    opdev_string_free(doc);
+  }
+  STEP("usage generate", opdev_usage_generate, "{\"op_dir\": \"%s\"}",
+       "usage generate '%s' --kb-root '%s'", OPDEV_OK);
+  opdev_string_free(doc);
+  STEP("usage check", opdev_usage_check, "{\"op_dir\": \"%s\"}", "usage check '%s' --kb-root '%s'",
+       OPDEV_OK);
+  opdev_string_free(doc);
+  STEP("stage", opdev_stage, "{\"op_dir\": \"%s\"}", "stage '%s' --kb-root '%s'", ANY_VERDICT);
+  EXPECT(doc && strstr(doc, "\"schema\": \"opdev.stage-report/1\""));
+  opdev_string_free(doc);
+#undef STEP
+  opdev_context_free(ctx);
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", ws);
+  EXPECT(system(cmd) == 0);
+}
+
+/* Several contexts on several threads at once: check and budget of examples/softmax (read
+ * only) and compare_buffers, every document equal to the one computed on one thread. */
+static char g_check_request[4096], g_budget_request[4096];
+static char *g_check_doc, *g_budget_doc;
+
 static void *thread_main(void *arg) {
   int id = *(int *)arg;
-  opdev_context *ctx = opdev_context_new(id % 2 ? "{\"target\": \"a3\"}" : NULL);
+  char options[2048];
+  snprintf(options, sizeof options, "{\"target\": \"%s\"}", id % 2 ? "a3" : "a5");
+  opdev_context *ctx = opdev_context_new(id % 2 ? options : NULL);
   float a[1024], g[1024];
   for (int i = 0; i < 1024; ++i) a[i] = g[i] = (float)(i % 97) / 7.0f;
   if (id == 3) a[5] += 10.0f; /* one element far off: max_abs_error over the limit */
   int64_t shape[1] = {1024};
   int bad = 0;
-  for (int round = 0; round < 25; ++round) {
+  for (int round = 0; round < 8; ++round) {
     char *out = NULL;
     int status = opdev_compare_buffers(ctx, a, "float32", g, "float32", shape, 1, NULL, &out);
     if (status != (id == 3 ? OPDEV_FINDINGS : OPDEV_OK)) ++bad;
     opdev_string_free(out);
+    if (id % 2 == 0) { /* target a5, as the one-thread documents */
+      if (opdev_check(ctx, g_check_request, &out) != OPDEV_OK || strcmp(out, g_check_doc) != 0) ++bad;
+      opdev_string_free(out);
+      if (opdev_budget(ctx, g_budget_request, &out) != OPDEV_OK || strcmp(out, g_budget_doc) != 0) ++bad;
+      opdev_string_free(out);
+    } else {
+      if (opdev_check(ctx, g_check_request, &out) != OPDEV_OK || !strstr(out, "\"target\": \"a3\"")) ++bad;
+      opdev_string_free(out);
+    }
   }
   opdev_context_free(ctx);
   return (void *)(long)bad;
 }
 
-static void test_threads(void) {
+static void test_threads(const char *source_dir, const char *kb_root) {
+  snprintf(g_check_request, sizeof g_check_request,
+           "{\"op_dir\": \"%s/examples/softmax\", \"kb_root\": \"%s\"}", source_dir, kb_root);
+  snprintf(g_budget_request, sizeof g_budget_request, "{\"path\": \"%s/examples/softmax\"}", source_dir);
+  opdev_context *ctx = opdev_context_new(NULL);
+  EXPECT(opdev_check(ctx, g_check_request, &g_check_doc) == OPDEV_OK);
+  EXPECT(opdev_budget(ctx, g_budget_request, &g_budget_doc) == OPDEV_OK);
+  opdev_context_free(ctx);
+  if (!g_check_doc || !g_budget_doc) return;
   pthread_t threads[6];
   int ids[6];
   for (int i = 0; i < 6; ++i) {
@@ -147,11 +311,13 @@ static void test_threads(void) {
     pthread_join(threads[i], &bad);
     EXPECT((long)bad == 0);
   }
+  opdev_string_free(g_check_doc);
+  opdev_string_free(g_budget_doc);
 }
 
 int main(int argc, char **argv) {
-  if (argc != 4) {
-    fprintf(stderr, "usage: abi_test OPDEV_BIN SOURCE_DIR KB_ROOT\n");
+  if (argc < 4 || argc > 5 || (argc == 5 && strcmp(argv[4], "--quick") != 0)) {
+    fprintf(stderr, "usage: abi_test OPDEV_BIN SOURCE_DIR KB_ROOT [--quick]\n");
     return 2;
   }
   test_versions();
@@ -159,7 +325,8 @@ int main(int argc, char **argv) {
   test_request_errors();
   test_compare_buffers();
   test_check_matches_command(argv[1], argv[2], argv[3]);
-  test_threads();
+  if (argc == 4) test_round_matches_command(argv[1], argv[2], argv[3]);
+  test_threads(argv[2], argv[3]);
   printf("%d passed, %d failed\n", checks - failures, failures);
   return failures == 0 ? 0 : 1;
 }

@@ -43,31 +43,6 @@ class BindingTest(unittest.TestCase):
         self.assertEqual(cli.returncode, 0)
         self.assertEqual(json.loads(cli.stdout), dict(result))
 
-    def test_plan_gen_budget_usage_match_commands(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            op = os.path.join(tmp, "custom", "softmax")
-            shutil.copytree(SOFTMAX, op)
-            with opdev.Context(kb_root=KB_ROOT) as ctx:
-                plan = ctx.plan(op)
-                cli = subprocess.run([OPDEV_BIN, "plan", op, "--json"], capture_output=True, text=True)
-                self.assertEqual(json.loads(cli.stdout), dict(plan))
-                self.assertEqual(plan.status, 0)
-                gen = ctx.gen(op)
-                self.assertEqual(gen.status, 0)
-                self.assertTrue(os.path.isfile(os.path.join(op, "test_softmax.py")))
-                budget = ctx.budget(op)
-                cli = subprocess.run([OPDEV_BIN, "budget", op, "--json"], capture_output=True, text=True)
-                self.assertEqual(json.loads(cli.stdout), dict(budget))
-                usage = ctx.usage_generate(op)
-                self.assertEqual(usage.status, 0)
-                check = ctx.usage_check(op)
-                cli = subprocess.run([OPDEV_BIN, "usage", "check", op, "--kb-root", KB_ROOT, "--json"],
-                                     capture_output=True, text=True)
-                self.assertEqual(json.loads(cli.stdout), dict(check))
-                self.assertEqual(check.status, 0)
-                with self.assertRaises(opdev.OpdevError):
-                    ctx.plan(op, module_k="two")
-
     def test_call_errors_raise_with_document(self):
         with opdev.Context() as ctx:
             with self.assertRaises(opdev.OpdevError) as cm:

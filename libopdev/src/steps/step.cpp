@@ -14,7 +14,14 @@ StepResult StepResult::Error(std::string message) {
   o["error"] = message;
   r.document = std::move(o);
   r.text_err = std::move(message) + "\n";
+  r.call_failed = true;
   return r;
+}
+
+std::string StepResult::ErrorMessage() const {
+  const auto* o = document.if_object();
+  const auto* e = o ? o->if_contains("error") : nullptr;
+  return e && e->is_string() ? std::string(e->as_string()) : std::string();
 }
 
 std::vector<std::string> StepNames() {
@@ -57,6 +64,26 @@ std::optional<std::int64_t> RequestReader::Int(std::string_view key) {
   if (v->is_int64()) return v->as_int64();
   if (v->is_uint64() && v->as_uint64() <= static_cast<std::uint64_t>(INT64_MAX))
     return static_cast<std::int64_t>(v->as_uint64());
+  if (error.empty()) error = "request field '" + std::string(key) + "' must be an integer";
+  return std::nullopt;
+}
+
+std::optional<double> RequestReader::Number(std::string_view key) {
+  const boost::json::value* v = request.if_contains(key);
+  if (!v || v->is_null()) return std::nullopt;
+  if (v->is_double()) return v->as_double();
+  if (v->is_int64()) return static_cast<double>(v->as_int64());
+  if (v->is_uint64()) return static_cast<double>(v->as_uint64());
+  if (error.empty()) error = "request field '" + std::string(key) + "' must be a number";
+  return std::nullopt;
+}
+
+std::optional<std::string> RequestReader::IntOrString(std::string_view key) {
+  const boost::json::value* v = request.if_contains(key);
+  if (!v || v->is_null()) return std::nullopt;
+  if (v->is_string()) return std::string(v->as_string());
+  if (v->is_int64()) return std::to_string(v->as_int64());
+  if (v->is_uint64()) return std::to_string(v->as_uint64());
   if (error.empty()) error = "request field '" + std::string(key) + "' must be an integer";
   return std::nullopt;
 }

@@ -1,4 +1,4 @@
-// The table of steps known to RunStep; each step_<name>.cpp defines one entry function.
+// The table of steps known to RunStep; each <name>_step.cpp defines one entry function.
 #pragma once
 
 #include "opdev/steps/step.h"

@@ -3,10 +3,16 @@
 // rendering out. The command, the C ABI and the Python binding all go through these, so
 // every front-end returns byte-identical documents.
 //
-//   opdev::steps::StepContext ctx;              // target a5, python /usr/bin/python3
+//   opdev::steps::StepContext ctx;              // target a5, each step's default python
 //   boost::json::object req{{"op_dir", "examples/softmax"}};
 //   opdev::steps::StepResult r = opdev::steps::RunStep("check", ctx, req);
-//   // r.status: 0 clean, 1 findings, 2 call failed (r.document = {"error": ...})
+//   // r.status: 0 clean, 1 findings, 2 input error; r.call_failed: the call itself failed
+//   // and r.document is {"error": ...}
+//
+// Requests use the command's option names with '-' written '_' ("--module-k 2" is
+// {"module_k": 2}); docs/embedding.md lists every step's request keys. The step validates
+// its request (the command only turns argv into a request) and its error messages are the
+// command's.
 #pragma once
 
 #include "opdev/support/target.h"
@@ -30,7 +36,9 @@ inline constexpr int kStatusError = 2;
 struct StepContext {
   Target target = Target::kA5;
   std::string kb_root;                 // empty: the step's default search
-  std::string python = "/usr/bin/python3";
+  // Interpreter when the request names none: the golden's and the import probe's, and the
+  // NPU run's. Empty: each step's own default (/usr/bin/python3; the NPU run: `python`).
+  std::string python;
   // Progress/log lines (level 0 info, 1 warning, 2 error); may be empty.
   std::function<void(int level, const std::string& message)> log;
 };
@@ -40,12 +48,16 @@ struct StepResult {
   boost::json::value document;  // what --json prints
   std::string text;             // what the command prints without --json (stdout)
   std::string text_err;         // what the command prints without --json (stderr)
+  // The call failed as a call (bad request, unusable input): status 2, document
+  // {"error": message}; the command prints "opdev <cmd>: <message>" (or the document).
+  bool call_failed = false;
 
   static StepResult Error(std::string message);
+  std::string ErrorMessage() const;  // document["error"] or ""
 };
 
-// The step names: check, plan, gen, budget, run, compare, usage-generate, usage-check,
-// selfcheck, stage, sim, lint.
+// The step names, in the order of a round: check, plan, gen, budget, selfcheck, run,
+// compare, usage-generate, usage-check, stage.
 std::vector<std::string> StepNames();
 
 // Runs one step. Never throws: an exception inside a step becomes status 2 with
@@ -62,6 +74,10 @@ struct RequestReader {
 
   std::string String(std::string_view key, bool required = false);
   std::optional<std::int64_t> Int(std::string_view key);
+  std::optional<double> Number(std::string_view key);
+  // An integer or its text (the command passes option text through unparsed, so both
+  // front-ends report a bad value the same way).
+  std::optional<std::string> IntOrString(std::string_view key);
   bool Bool(std::string_view key, bool fallback = false);
   std::vector<std::string> Strings(std::string_view key);
   bool Ok() const { return error.empty(); }

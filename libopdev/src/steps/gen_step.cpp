@@ -1,0 +1,71 @@
+// The "gen" step: generates the round's kernel file from the frozen op dir and writes it
+// atomically (never into a read-only file, a frozen contract or the shared reference tree).
+// Request: {"op_dir", "module_k"?: K, "finalize"?, "target"?, "out"?: FILE,
+//           "stdout"?: true (return the file in the text instead of writing it)}
+#include "opdev/codegen/generate.h"
+#include "opdev/plan/dispatch.h"
+#include "opdev/steps/step.h"
+#include "steps/step_util.h"
+
+#include <sstream>
+
+namespace opdev::steps {
+
+StepResult RunGenStep(const StepContext& ctx, const boost::json::object& request) {
+  RequestReader rr(request);
+  const std::string dir = rr.String("op_dir", /*required=*/true);
+  std::string error;
+  auto target = TargetOf(ctx, rr, &error);
+  auto module_k = rr.IntOrString("module_k");
+  const bool finalize = rr.Bool("finalize");
+  const std::string out_path = rr.String("out");
+  const bool to_stdout = rr.Bool("stdout");
+  if (!rr.Ok()) return StepResult::Error(rr.error);
+  if (!target) return StepResult::Error(error);
+
+  codegen::GenerateOptions gopts;
+  gopts.target = *target;
+  if (module_k) {
+    Diagnostics d;
+    auto k = plan::ParseModuleK(*module_k, &d);
+    if (!k) return StepResult::Error("--module-k: " + (d.empty() ? "bad value" : d.items()[0].message));
+    gopts.dispatch.module_k = *k;
+  }
+  gopts.dispatch.finalize = finalize;
+  if (gopts.dispatch.module_k && gopts.dispatch.finalize)
+    return StepResult::Error("--module-k and --finalize are exclusive");
+
+  codegen::GenerateResult g = codegen::GenerateKernelFile(dir, gopts);
+  std::string written;
+  if (g.ok() && !to_stdout) {
+    codegen::WriteOptions w;
+    w.protected_roots.push_back(ProtectedSharedRoot());
+    written = out_path.empty() ? g.file->path : out_path;
+    if (auto st = codegen::WriteGeneratedFile(written, g.file->content, w); !st.ok())
+      return StepResult::Error(std::string(st.message()));
+  }
+  StepResult r;
+  r.status = g.ok() ? kStatusOk : kStatusFindings;
+  boost::json::object o = g.ToJson();
+  o["written"] = written;
+  r.document = std::move(o);
+  std::ostringstream out, err;
+  if (g.ok() && to_stdout) out << g.file->content;
+  if (!g.diagnostics.empty()) WriteDiagnosticsText(g.diagnostics, err);
+  if (g.ok() && !written.empty()) {
+    const auto& f = *g.file;
+    out << "wrote " << written << " (" << f.content.size() << " bytes): kernel " << f.kernel
+        << ", " << f.vector_functions.size() << " vector function(s), wrapper " << f.wrapper
+        << ", " << f.tests.size() << " test(s)\n";
+    for (const auto& u : f.budget.spaces)
+      out << "budget " << MemSpaceName(u.space) << ": " << budget::HexAddress(u.high_water) << " ("
+          << u.high_water << " B) of " << u.capacity << " B\n";
+  } else if (!g.ok()) {
+    err << "opdev gen: nothing written\n";
+  }
+  r.text = out.str();
+  r.text_err = err.str();
+  return r;
+}
+
+}  // namespace opdev::steps

@@ -1,0 +1,75 @@
+// The "run" step: runs an op dir's kernel file on the CPU simulator or the NPU and triages
+// the per-case results. Progress lines go to the context's log callback.
+// Request: {"op_dir", "backend"?: "sim"|"npu", "case"?, "module_k"?, "file"?, "python"?,
+//           "device"?, "npu_smi"?, "timeout"?, "idle_timeout"?, "log_dir"?}
+// "python" (else the context's) is the NPU run's interpreter or, on sim, the golden's.
+#include "opdev/stage/run_op.h"
+#include "opdev/steps/step.h"
+#include "steps/step_util.h"
+
+#include <iomanip>
+#include <sstream>
+
+namespace opdev::steps {
+
+StepResult RunRunStep(const StepContext& ctx, const boost::json::object& request) {
+  RequestReader rr(request);
+  stage::RunOpOptions o;
+  o.op_dir = rr.String("op_dir", /*required=*/true);
+  std::string backend = rr.String("backend");
+  if (!backend.empty()) o.backend = backend;
+  o.case_name = rr.String("case");
+  auto module_k = rr.Int("module_k");
+  o.file = rr.String("file");
+  auto device = rr.Int("device");
+  if (std::string s = rr.String("npu_smi"); !s.empty()) o.npu_smi = s;
+  if (auto t = rr.Number("timeout")) o.timeout_seconds = *t;
+  if (auto t = rr.Number("idle_timeout")) o.idle_timeout_seconds = *t;
+  o.log_dir = rr.String("log_dir");
+  if (!rr.Ok()) return StepResult::Error(rr.error);
+  if (o.backend != "sim" && o.backend != "npu") return StepResult::Error("--backend must be sim or npu");
+  if (module_k) {
+    if (*module_k <= 0) return StepResult::Error("--module-k must be a positive integer");
+    o.module_k = *module_k;
+  }
+  if (device) {
+    if (*device < 0) return StepResult::Error("--device must be >= 0");
+    o.device = static_cast<int>(*device);
+  }
+  if (o.timeout_seconds <= 0 || o.idle_timeout_seconds <= 0)
+    return StepResult::Error("timeouts must be positive");
+  if (o.backend == "npu") o.interpreter = PythonOf(ctx, rr, o.interpreter);
+  else o.python = PythonOf(ctx, rr, o.python);
+  if (ctx.log) o.progress = [&ctx](const std::string& line) { ctx.log(0, line); };
+
+  auto res = stage::RunOp(o);
+  if (!res.ok()) return StepResult::Error(std::string(res.status().message()));
+  StepResult r;
+  r.status = res->triage.outcome == runtime::Outcome::kPass ? kStatusOk : kStatusFindings;
+  r.document = res->ToJson();
+  std::ostringstream out;
+  for (const auto& c : res->commands) out << "$ " << c << "\n";
+  for (const auto& c : res->cases) {
+    out << "  " << std::left << std::setw(16) << runtime::CaseStatusName(c.status) << c.name;
+    if (c.metrics.matched_ratio) out << "  matched_ratio=" << *c.metrics.matched_ratio;
+    if (c.metrics.max_abs_error) out << " max_abs_error=" << *c.metrics.max_abs_error;
+    if (!c.error.empty()) out << "  " << c.error.substr(0, 200);
+    out << "\n";
+  }
+  if (!res->hazards.empty()) WriteDiagnosticsText(res->hazards, out);
+  const auto& t = res->triage;
+  out << runtime::OutcomeName(t.outcome)
+      << (t.outcome == runtime::Outcome::kNotMeasured
+              ? " (not measured)"
+              : " (" + std::to_string(t.passed) + "/" + std::to_string(t.total) + " PASS)")
+      << (t.category.empty() ? "" : "  failure_category: " + t.category) << "\n  " << t.summary
+      << "\n";
+  for (const auto& e : t.evidence) out << "  evidence: " << e << "\n";
+  if (!t.layer.empty()) out << "  review next: " << t.layer << "\n";
+  out << "  next: " << t.next_action << "\n";
+  for (const auto& [role, path] : res->logs) out << "  " << role << ": " << path << "\n";
+  r.text = out.str();
+  return r;
+}
+
+}  // namespace opdev::steps

@@ -1,0 +1,63 @@
+// The "stage" step: the whole Stage 4 round with its verdict report. Progress lines go to
+// the context's log callback.
+// Request: {"op_dir", "kb_root"?, "module_k"?, "finalize"?, "backend"?: "sim"|"npu",
+//           "no_gen"?, "python"? (NPU run; else the context's), "probe_python"? (golden and
+//           import probe), "device"?, "npu_smi"?, "timeout"?, "idle_timeout"?, "report_dir"?}
+#include "opdev/stage/stage.h"
+#include "opdev/steps/step.h"
+#include "steps/step_util.h"
+
+#include <sstream>
+
+namespace opdev::steps {
+
+StepResult RunStageStep(const StepContext& ctx, const boost::json::object& request) {
+  RequestReader rr(request);
+  stage::StageOptions o;
+  o.op_dir = rr.String("op_dir", /*required=*/true);
+  o.kb_root = KbRootOf(ctx, rr);
+  auto module_k = rr.Int("module_k");
+  o.finalize = rr.Bool("finalize");
+  if (std::string b = rr.String("backend"); !b.empty()) o.backend = b;
+  o.no_gen = rr.Bool("no_gen");
+  o.interpreter = PythonOf(ctx, rr, o.interpreter);
+  if (std::string p = rr.String("probe_python"); !p.empty()) o.python = p;
+  auto device = rr.Int("device");
+  if (std::string s = rr.String("npu_smi"); !s.empty()) o.npu_smi = s;
+  if (auto t = rr.Number("timeout")) o.timeout_seconds = *t;
+  if (auto t = rr.Number("idle_timeout")) o.idle_timeout_seconds = *t;
+  o.report_dir = rr.String("report_dir");
+  if (!rr.Ok()) return StepResult::Error(rr.error);
+  if (o.backend != "sim" && o.backend != "npu") return StepResult::Error("--backend must be sim or npu");
+  if (module_k) {
+    if (*module_k <= 0) return StepResult::Error("--module-k must be a positive integer");
+    if (o.finalize) return StepResult::Error("--module-k and --finalize exclude each other");
+    o.module_k = *module_k;
+  }
+  if (device) {
+    if (*device < 0) return StepResult::Error("--device must be >= 0");
+    o.device = static_cast<int>(*device);
+  }
+  if (ctx.log) o.progress = [&ctx](const std::string& line) { ctx.log(0, line); };
+
+  auto res = stage::RunStage(o);
+  if (!res.ok()) return StepResult::Error(std::string(res.status().message()));
+  StepResult r;
+  r.status = res->verdict.outcome == "CLEAN" ? kStatusOk : kStatusFindings;
+  r.document = res->ToJson();
+  std::ostringstream out;
+  out << "opdev stage " << res->op << " (" << res->mode << ", " << res->backend << ")\n";
+  for (const auto& s : res->steps)
+    out << "  " << s.name << ": " << stage::StepStatusName(s.status) << " - " << s.summary << "\n";
+  out << "verdict: " << res->verdict.outcome
+      << (res->verdict.failure_category.empty() ? "" : "  failure_category: " + res->verdict.failure_category)
+      << "\n  " << res->verdict.summary << "\n  next: " << res->verdict.next_action << "\n";
+  for (const auto& e : res->verdict.evidence) out << "  evidence: " << e << "\n";
+  out << "  (self-verification only; not a verifier PASS)\n";
+  if (!res->report_json_path.empty())
+    out << "report: " << res->report_json_path << "\n        " << res->report_md_path << "\n";
+  r.text = out.str();
+  return r;
+}
+
+}  // namespace opdev::steps
