@@ -4,8 +4,10 @@ Run by CTest with OPDEV_C_LIBRARY, OPDEV_BIN, OPDEV_SOURCE_DIR and OPDEV_KB_ROOT
 
 import json
 import os
+import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import threading
 import unittest
@@ -105,6 +107,35 @@ class BindingTest(unittest.TestCase):
         for t in threads:
             t.join()
         self.assertEqual(errors, [])
+
+    def test_embedding_doc_examples(self):
+        """The Python and C examples of docs/embedding.md run as written, from the source
+        tree's root (they only write into temporary directories)."""
+        with open(os.path.join(SOURCE, "docs", "embedding.md"), encoding="utf-8") as f:
+            text = f.read()
+        blocks = re.findall(r"```(python|c)\n(.*?)```", text, re.S)
+        self.assertGreaterEqual(len([b for b in blocks if b[0] == "python"]), 2)
+        self.assertEqual(len([b for b in blocks if b[0] == "c"]), 1)
+        env = dict(os.environ, PYTHONPATH=os.path.join(SOURCE, "bindings", "python"))
+        with tempfile.TemporaryDirectory() as tmp:
+            for i, (lang, code) in enumerate(blocks):
+                if lang == "python":
+                    r = subprocess.run([sys.executable, "-c", code], cwd=SOURCE, env=env,
+                                       capture_output=True, text=True)
+                else:
+                    exe = os.path.join(tmp, "example_%d" % i)
+                    src = exe + ".c"
+                    with open(src, "w") as f:
+                        f.write(code)
+                    lib = os.environ["OPDEV_C_LIBRARY"]
+                    cc = subprocess.run(["cc", "-o", exe, src, "-I", os.path.join(SOURCE, "bindings", "c"),
+                                         lib, "-Wl,-rpath," + os.path.dirname(lib)],
+                                        capture_output=True, text=True)
+                    self.assertEqual(cc.returncode, 0, cc.stderr)
+                    r = subprocess.run([exe], cwd=SOURCE, capture_output=True, text=True)
+                    self.assertIn("check: status 0, clean: yes", r.stdout)
+                    self.assertIn("compare: status 2, error: missing.npy", r.stdout)
+                self.assertEqual(r.returncode, 0, "%s example %d:\n%s%s" % (lang, i, r.stdout, r.stderr))
 
     def test_log_callback_can_be_set_and_removed(self):
         lines = []
