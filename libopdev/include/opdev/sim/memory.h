@@ -38,14 +38,17 @@ class CoreMemory {
  public:
   explicit CoreMemory(Target target);
   Target target() const { return target_; }
+  // The buffer of a space, allocated (poisoned, never written) on first use.
   SpaceBuffer& Get(MemSpace s);
   const SpaceBuffer& Get(MemSpace s) const;
   // Resets contents to poison and clears the written bits (of spaces marked dirty).
   void Reset();
 
  private:
+  SpaceBuffer& Ensure(MemSpace s) const;
+
   Target target_;
-  std::array<SpaceBuffer, 5> spaces_;  // Vec, Mat, Left, Right, Acc
+  mutable std::array<SpaceBuffer, 5> spaces_;  // Vec, Mat, Left, Right, Acc (allocated lazily)
 };
 
 // A tensor in GM. Elements are stored contiguously, row-major, in the tensor's own dtype.

@@ -40,13 +40,22 @@ CoreMemory::CoreMemory(Target target) : target_(target) {
     b.space = info.space;
     b.capacity = info.capacity;
     b.alignment = info.alignment;
-    b.bytes.assign(info.capacity, kPoisonByte);
-    b.written.assign(info.capacity, 0);
   }
 }
 
-SpaceBuffer& CoreMemory::Get(MemSpace s) { return spaces_[SpaceIndex(s)]; }
-const SpaceBuffer& CoreMemory::Get(MemSpace s) const { return spaces_[SpaceIndex(s)]; }
+// A space's bytes are allocated (poisoned, never written) on its first use, so a vector-only
+// kernel does not fill the cube buffers; observably the same as allocating them up front.
+SpaceBuffer& CoreMemory::Ensure(MemSpace s) const {
+  SpaceBuffer& b = spaces_[SpaceIndex(s)];
+  if (b.bytes.size() != b.capacity) {
+    b.bytes.assign(b.capacity, kPoisonByte);
+    b.written.assign(b.capacity, 0);
+  }
+  return b;
+}
+
+SpaceBuffer& CoreMemory::Get(MemSpace s) { return Ensure(s); }
+const SpaceBuffer& CoreMemory::Get(MemSpace s) const { return Ensure(s); }
 
 void CoreMemory::Reset() {
   for (auto& b : spaces_) {
