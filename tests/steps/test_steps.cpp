@@ -40,7 +40,7 @@ StepResult Failed(const std::string& step, const json::object& request) {
 
 }  // namespace
 
-TEST_CASE("steps: the table holds every step of a round, in order") {
+TEST_CASE("the table holds every step of a round, in order") {
   CHECK(opdev::steps::StepNames() ==
         std::vector<std::string>{"check", "plan", "gen", "budget", "selfcheck", "run", "compare",
                                  "usage-generate", "usage-check", "stage"});
@@ -49,7 +49,7 @@ TEST_CASE("steps: the table holds every step of a round, in order") {
   CHECK(r.text_err == "unknown step 'lint'\n");
 }
 
-TEST_CASE("steps: request fields are typed, and a missing one is named") {
+TEST_CASE("request fields are typed, and a missing one is named") {
   CHECK(Failed("plan", {}).ErrorMessage() == "request field 'op_dir' is required");
   CHECK(Failed("plan", {{"op_dir", "x"}, {"module_k", true}}).ErrorMessage() ==
         "request field 'module_k' must be an integer");
@@ -60,7 +60,7 @@ TEST_CASE("steps: request fields are typed, and a missing one is named") {
             .ErrorMessage() == "request field 'deviation' must be a list of strings");
 }
 
-TEST_CASE("steps: option checks give the command's messages") {
+TEST_CASE("option checks give the command's messages") {
   CHECK(Failed("run", {{"op_dir", "x"}, {"backend", "gpu"}}).ErrorMessage() ==
         "--backend must be sim or npu");
   CHECK(Failed("run", {{"op_dir", "x"}, {"module_k", 0}}).ErrorMessage() ==
@@ -80,7 +80,7 @@ TEST_CASE("steps: option checks give the command's messages") {
             .ErrorMessage() == "--module-checked: 'x' is not a positive Module number");
 }
 
-TEST_CASE("steps: compare validates its options in one place, for files and buffers") {
+TEST_CASE("compare validates its options in one place, for files and buffers") {
   json::array pairs{json::array{"a.npy", "g.npy"}};
   auto msg = [&](json::object extra) {
     extra["pairs"] = pairs;
@@ -113,7 +113,7 @@ TEST_CASE("steps: compare validates its options in one place, for files and buff
   CHECK(ok.text == std::string(ok.document.as_object().at("summary").as_string()) + "\n");
 }
 
-TEST_CASE("steps: the context supplies the KB root and target a request omits") {
+TEST_CASE("the context supplies the KB root and target a request omits") {
   StepContext ctx;
   ctx.kb_root = kKbRoot;
   ctx.target = opdev::Target::kA3;
@@ -128,7 +128,7 @@ TEST_CASE("steps: the context supplies the KB root and target a request omits") 
   CHECK(r.document.as_object().at("target") == "a5");
 }
 
-TEST_CASE("steps: findings are documents, not call failures") {
+TEST_CASE("findings are documents, not call failures") {
   fs::path op = SoftmaxCopy("findings");
   StepResult r = RunStep("plan", StepContext{}, {{"op_dir", op.string()}, {"module_k", "two"}});
   CHECK(r.status == opdev::steps::kStatusFindings);
@@ -139,7 +139,7 @@ TEST_CASE("steps: findings are documents, not call failures") {
   fs::remove_all(op.parent_path().parent_path());
 }
 
-TEST_CASE("steps: gen, budget and run render the command's text; run logs progress") {
+TEST_CASE("gen, budget and run render the command's text, run logs progress") {
   fs::path op = SoftmaxCopy("round");
   StepResult shown = RunStep("gen", StepContext{}, {{"op_dir", op.string()}, {"stdout", true}});
   REQUIRE(shown.status == opdev::steps::kStatusOk);
