@@ -2,7 +2,8 @@
 // exact conversion of every float16/bfloat16 bit pattern, the fused block kernel against a
 // scalar float64 model lane for lane (ties at the tolerance and at the histogram edges,
 // zero goldens, subnormals, every dtype pair), non-finite detection at every lane, and
-// whole scans that agree bit for bit between the builds.
+// whole scans that agree bit for bit between the builds and whose failure profile matches a
+// brute-force pass.
 #include <catch2/catch.hpp>
 
 #include "opdev/precision/compare.h"
@@ -292,12 +293,16 @@ TEST_CASE("whole scans agree bit for bit between the kernel builds") {
   p.rtol = 0x1p-9;
   p.atol = 0x1p-9;
   p.replace_max = 65504.0;
-  p.rows = n / 5;
-  p.cols = 5;
-  p.tile_rows = 16;
-  p.tile_cols = 4;
   p.threads = 2;
+  // {rows, cols, tile rows, tile cols}: the tensor's own rows, then batch-folded rows.
+  const int64_t geometries[2][4] = {{n / 5, 5, 16, 4}, {7, 5, 3, 2}};
+  for (const auto& geo : geometries)
   for (bool diag : {false, true}) {
+    p.rows = geo[0];
+    p.cols = geo[1];
+    p.tile_rows = geo[2];
+    p.tile_cols = geo[3];
+    INFO("rows " << p.rows << ", cols " << p.cols);
     p.diagnostics = diag;
     p.worst_k = diag ? 10 : 0;
     p.kernels = Builds().front();
@@ -305,6 +310,35 @@ TEST_CASE("whole scans agree bit for bit between the kernel builds") {
     CHECK(want.compared == n - 2);
     CHECK(want.special_matched == 2);
     CHECK(want.passed < want.compared);
+    if (diag) {
+      // The failure profile against a brute-force pass with divisions per element.
+      const int64_t grid_cols = (p.cols + p.tile_cols - 1) / p.tile_cols;
+      const int64_t grid_rows = (p.rows + p.tile_rows - 1) / p.tile_rows;
+      std::vector<int64_t> rows(static_cast<size_t>(p.rows)), cols(static_cast<size_t>(p.cols)),
+          tiles(static_cast<size_t>(grid_rows * grid_cols));
+      int64_t hist[kHistBins] = {}, first = -1;
+      for (int64_t i = 0; i < n; ++i) {
+        double av = ta.GetDouble(i), gv = tg.GetDouble(i);
+        if (std::isnan(av) || std::isnan(gv) || (std::isinf(av) && std::isinf(gv))) continue;
+        if (std::isinf(av)) av = std::copysign(p.replace_max, av);
+        if (std::isinf(gv)) gv = std::copysign(p.replace_max, gv);
+        double d = std::fabs(av - gv), tol = p.atol + p.rtol * std::fabs(gv);
+        int bin = 0;
+        while (bin < kHistEdges && d > tol * kHistEdge[bin]) ++bin;
+        ++hist[bin];
+        if (d <= tol) continue;
+        if (first < 0) first = i;
+        int64_t row = (i / p.cols) % p.rows, col = i % p.cols;
+        ++rows[static_cast<size_t>(row)];
+        ++cols[static_cast<size_t>(col)];
+        ++tiles[static_cast<size_t>((row / p.tile_rows) * grid_cols + col / p.tile_cols)];
+      }
+      CHECK(want.first_fail == first);
+      CHECK(want.fail_rows == rows);
+      CHECK(want.fail_cols == cols);
+      CHECK(want.fail_tiles == tiles);
+      for (int b = 0; b < kHistBins; ++b) CHECK(want.hist[b] == hist[b]);
+    }
     for (const ScanKernels* k : Builds()) {
       INFO("kernels: " << k->name << ", diagnostics " << diag);
       p.kernels = k;

@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <climits>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <thread>
 
@@ -89,6 +91,73 @@ void RecordFailure(Context& c, ThreadState& st, int64_t flat, int64_t row, int64
   if (c.tile_grid_rows > 0)
     ++st.fail_tiles[static_cast<size_t>((row / p.tile_rows) * c.tile_grid_cols +
                                         col / p.tile_cols)];
+}
+
+// Row, column and tile of consecutive flat indices, advanced without divisions.
+struct TileCursor {
+  int64_t row, col, rows, cols;
+  int64_t tile_rows, tile_cols;  // a huge extent when there is no tile shape
+  int64_t tr, tc, rin, cin;      // tile position, and position inside the tile
+  TileCursor(int64_t flat, const ScanParams& p)
+      : row((flat / p.cols) % p.rows), col(flat % p.cols), rows(p.rows), cols(p.cols),
+        tile_rows(p.tile_rows > 0 ? p.tile_rows : INT64_MAX),
+        tile_cols(p.tile_cols > 0 ? p.tile_cols : INT64_MAX),
+        tr(row / tile_rows), tc(col / tile_cols), rin(row % tile_rows), cin(col % tile_cols) {}
+  void Next() {
+    if (++col == cols) {
+      col = 0;
+      tc = 0;
+      cin = 0;
+      if (++row == rows) {
+        row = 0;
+        tr = 0;
+        rin = 0;
+      } else if (++rin == tile_rows) {
+        rin = 0;
+        ++tr;
+      }
+    } else if (++cin == tile_cols) {
+      cin = 0;
+      ++tc;
+    }
+  }
+};
+
+// The failure profile of a block holding failing elements (diagnostics): first failure,
+// histogram bins above 1, failures per row, column and tile. Counts are added branch-free
+// (a failure pattern is often irregular, and a branch per element would mispredict).
+void ProfileFailures(Context& c, ThreadState& st, const double* a, const double* g, int n,
+                     int64_t base) {
+  const ScanParams& p = *c.p;
+  int first = 0;
+  while (first < n && std::fabs(a[first] - g[first]) <= p.atol + p.rtol * std::fabs(g[first]))
+    ++first;
+  if (first == n) return;
+  TileCursor cur(base + first, p);
+  RecordFailure(c, st, base + first, cur.row, cur.col);  // sets first_fail, allocates
+  int64_t* rows = st.fail_rows.data();
+  int64_t* cols = st.fail_cols.data();
+  int64_t* tiles = c.tile_grid_rows > 0 ? st.fail_tiles.data() : nullptr;
+  int64_t hist[kHistBins] = {};
+  static_assert(kHistEdges == 7 && kPassEdges == 3, "bins above 1: edges 2, 4, 16");
+  {
+    double d = std::fabs(a[first] - g[first]), tol = p.atol + p.rtol * std::fabs(g[first]);
+    ++hist[kPassEdges + 1 + (d > tol * kHistEdge[4]) + (d > tol * kHistEdge[5]) +
+           (d > tol * kHistEdge[6])];
+  }
+  cur.Next();
+  for (int i = first + 1; i < n; ++i, cur.Next()) {
+    double d = std::fabs(a[i] - g[i]);
+    double tol = p.atol + p.rtol * std::fabs(g[i]);
+    int64_t f = !(d <= tol);
+    int bin = kPassEdges + 1 + (d > tol * kHistEdge[4]) + (d > tol * kHistEdge[5]) +
+              (d > tol * kHistEdge[6]);
+    hist[bin] += f;
+    rows[cur.row] += f;
+    cols[cur.col] += f;
+    if (tiles) tiles[cur.tr * c.tile_grid_cols + cur.tc] += f;
+  }
+  for (int b = kPassEdges + 1; b < kHistBins; ++b) st.hist[b] += hist[b];
 }
 
 void RecordSpecial(Context& c, ThreadState& st, int64_t flat) {
@@ -246,20 +315,17 @@ void ProcessChunk(Context& c, ThreadState& st, int64_t chunk) {
         p.worst_k > 0 &&
         (static_cast<int>(st.heap.size()) < p.worst_k || bs.max_abs > st.heap.front().abs_error ||
          (bs.max_abs == st.heap.front().abs_error && base < st.heap.front().flat));
-    if (failed > 0 || want_worst) {
+    if (want_worst) {
       convert();
-      Cursor cur(base, p.rows, p.cols);
-      for (int i = 0; i < n; ++i, cur.Next()) {
+      for (int i = 0; i < n; ++i) {
         double d = std::fabs(abuf[i] - gbuf[i]);
         double tol = p.atol + p.rtol * std::fabs(gbuf[i]);
-        if (want_worst) PushWorst(st, ScanWorst{base + i, abuf[i], gbuf[i], d, tol}, p.worst_k);
-        if (!(d <= tol)) {
-          int bin = kPassEdges + 1;
-          while (bin < kHistEdges && d > tol * kHistEdge[bin]) ++bin;
-          ++st.hist[bin];
-          RecordFailure(c, st, base + i, cur.row, cur.col);
-        }
+        PushWorst(st, ScanWorst{base + i, abuf[i], gbuf[i], d, tol}, p.worst_k);
       }
+    }
+    if (failed > 0) {
+      convert();
+      ProfileFailures(c, st, abuf, gbuf, n, base);
     }
   }
 }
