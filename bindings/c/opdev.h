@@ -17,6 +17,9 @@
  * - A context is not shared between threads without a lock; distinct contexts may be used
  *   concurrently from different threads.
  * - Paths in requests are file-system paths, relative to the process's working directory.
+ * - Request keys are the command's option names with '-' written '_' ("--module-k 2" is
+ *   {"module_k": 2}); docs/embedding.md lists them per step. Every step runs the same
+ *   library call (opdev/steps/step.h) as the command, so the documents are byte-identical.
  *
  * ABI versioning: OPDEV_ABI_VERSION is the soname's number (libopdev_c.so.1). Functions are
  * only ever added within one ABI version.
@@ -63,7 +66,8 @@ OPDEV_EXPORT int opdev_abi_version(void);
 /* Creates a context. `options_json` may be NULL or a JSON object with optional keys:
  *   "target":  "a5" (default) or "a3"
  *   "kb_root": directory holding topology-map.json and the KB files
- *   "python":  interpreter used for goldens and NPU runs (default "/usr/bin/python3")
+ *   "python":  interpreter when a request names none (default "/usr/bin/python3"): run's
+ *              golden (sim) or test (npu), selfcheck's import probe, stage's NPU run
  * Returns NULL when the options are invalid (then opdev_last_error(NULL) says why). */
 OPDEV_EXPORT opdev_context *opdev_context_new(const char *options_json);
 
