@@ -27,4 +27,14 @@ Diagnostic& GenContext::Warn(const std::string& code, int line, const std::strin
   return d;
 }
 
+std::vector<std::string> GenContext::LiteralConstantsEqualTo(std::int64_t v) const {
+  std::vector<std::string> names;
+  for (const auto& n : constant_names) {
+    if (!literal_int_constants.count(n)) continue;
+    auto it = constants.find(n);
+    if (it != constants.end() && it->second == v) names.push_back(n);
+  }
+  return names;
+}
+
 }  // namespace opdev::codegen

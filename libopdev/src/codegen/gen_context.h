@@ -10,6 +10,7 @@
 
 #include "spec_contract.h"
 
+#include <cstdint>
 #include <optional>
 #include <set>
 #include <string>
@@ -48,6 +49,8 @@ struct GenContext {
   std::optional<BlockDimContract> block_dim;
 
   const std::string& file() const { return design->path; }
+  // The §2.1 names bound to a plain integer literal equal to `v`, in §2.1 order.
+  std::vector<std::string> LiteralConstantsEqualTo(std::int64_t v) const;
   // Records an error finding (category design_violation) at DESIGN `line`; the evidence
   // defaults to the trimmed DESIGN line.
   Diagnostic& Violation(const std::string& code, int line, const std::string& section,

@@ -91,12 +91,7 @@ std::set<std::string> Tokens(const std::string& name) {
 }
 
 std::string NameForValue(std::int64_t v, const std::string& prefer, const GenContext& ctx) {
-  std::vector<std::string> names;
-  for (const auto& n : ctx.constant_names)
-    if (ctx.literal_int_constants.count(n)) {
-      auto it = ctx.constants.find(n);
-      if (it != ctx.constants.end() && it->second == v) names.push_back(n);
-    }
+  std::vector<std::string> names = ctx.LiteralConstantsEqualTo(v);
   if (names.size() == 1) return names.front();
   std::vector<std::string> preferred;
   for (const auto& n : names)

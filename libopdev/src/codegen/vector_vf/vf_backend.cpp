@@ -25,12 +25,7 @@ bool IsNoneLayout(const std::string& l) {
 }
 
 std::string ShapeDim(std::int64_t v, const GenContext& ctx) {
-  std::vector<std::string> names;
-  for (const auto& n : ctx.constant_names)
-    if (ctx.literal_int_constants.count(n)) {
-      auto it = ctx.constants.find(n);
-      if (it != ctx.constants.end() && it->second == v) names.push_back(n);
-    }
+  std::vector<std::string> names = ctx.LiteralConstantsEqualTo(v);
   if (names.size() == 1) return names.front();
   return std::to_string(v);
 }
