@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <system_error>
+#include <vector>
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -27,17 +29,38 @@ inline void WriteAll(const fs::path& p, const std::string& s) {
   out << s;
 }
 
+// Temporary roots made by this test process; removed when it exits.
+class TempRoots {
+ public:
+  ~TempRoots() {
+    std::error_code ec;
+    for (const auto& r : roots_) fs::remove_all(r, ec);
+  }
+  fs::path Make(const std::string& tag) {
+    fs::path root = fs::temp_directory_path() /
+                    ("opdev_codegen_" + std::to_string(::getpid()) + "_" + tag + "_" +
+                     std::to_string(roots_.size()));
+    fs::remove_all(root);
+    fs::create_directories(root);
+    roots_.push_back(root);
+    return root;
+  }
+
+ private:
+  std::vector<fs::path> roots_;
+};
+
+// A fresh copy of the directory `src` as <unique temporary root>/<src's name>.
+inline fs::path CopyToTemp(const fs::path& src, const std::string& tag) {
+  static TempRoots roots;
+  fs::path dst = roots.Make(tag) / src.filename();
+  fs::copy(src, dst, fs::copy_options::recursive);
+  return dst;
+}
+
 // A fresh copy of examples/<name> in a unique temporary directory.
 inline fs::path CopyExample(const std::string& name, const std::string& tag) {
-  static int counter = 0;
-  fs::path root = fs::temp_directory_path() /
-                  ("opdev_codegen_" + std::to_string(::getpid()) + "_" + tag + "_" +
-                   std::to_string(counter++));
-  fs::remove_all(root);
-  fs::create_directories(root);
-  fs::path dst = root / name;
-  fs::copy(fs::path(OPDEV_SOURCE_DIR) / "examples" / name, dst, fs::copy_options::recursive);
-  return dst;
+  return CopyToTemp(fs::path(OPDEV_SOURCE_DIR) / "examples" / name, tag);
 }
 
 // Replaces the first occurrence of `from` by `to` in <dir>/DESIGN.md; returns the 1-based line

@@ -17,16 +17,7 @@ namespace {
 
 // A fresh copy of tests/data/codegen/<name>.
 fs::path CopyData(const std::string& name, const std::string& tag) {
-  static int counter = 0;
-  fs::path root = fs::temp_directory_path() /
-                  ("opdev_skeleton_" + std::to_string(::getpid()) + "_" + tag + "_" +
-                   std::to_string(counter++));
-  fs::remove_all(root);
-  fs::create_directories(root);
-  fs::path dst = root / name;
-  fs::copy(fs::path(OPDEV_SOURCE_DIR) / "tests" / "data" / "codegen" / name, dst,
-           fs::copy_options::recursive);
-  return dst;
+  return cgtest::CopyToTemp(fs::path(OPDEV_SOURCE_DIR) / "tests" / "data" / "codegen" / name, tag);
 }
 
 struct Example {
