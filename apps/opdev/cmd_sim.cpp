@@ -1,17 +1,10 @@
 // `opdev sim`: runs a PyPTO-Pro kernel file's wrapper or kernel on .npy inputs with the CPU
-// simulator, writes the outputs as .npy and reports hazards with file:line.
+// simulator, writes the outputs as .npy and reports hazards with file:line. The work is the
+// library's "sim" step (libopdev/src/steps/sim_step.cpp).
 #include "cli_util.h"
 #include "command.h"
 
-#include "opdev/precision/tensor_file.h"
-#include "opdev/sim/hazards.h"
-#include "opdev/sim/simulator.h"
-
-#include <boost/json.hpp>
-
-#include <filesystem>
-#include <iostream>
-#include <set>
+#include <algorithm>
 
 namespace opdev::cli {
 namespace {
@@ -29,18 +22,6 @@ constexpr const char* kUsage =
     "overlap, mask width mix, never-written bytes reaching results, output coverage, VF-body\n"
     "rules, wrapper boundary) are reported with file:line; --hazards lists every code.\n"
     "Exit status: 0 ran clean, 1 hazards (errors) or the run stopped, 2 usage or input error.";
-
-int ListHazards(bool json) {
-  if (json) {
-    PrintJson(boost::json::parse(sim::HazardCatalogueJson()));
-    return kExitOk;
-  }
-  for (const auto& h : sim::HazardCatalogue())
-    Out() << h.code << "  [" << SeverityName(h.severity) << ", " << h.category << "]  " << h.summary << "\n";
-  return kExitOk;
-}
-
-std::string ShapeText(const precision::Shape& s) { return precision::ShapeToString(s); }
 
 int RunSim(const std::vector<std::string>& args) {
   po::options_description opts("options");
@@ -61,93 +42,27 @@ int RunSim(const std::vector<std::string>& args) {
   int code = 0;
   if (!ParseArgs(args, kUsage, opts, pos, vm, &code)) return code;
   const bool json = vm["json"].as<bool>();
-  if (vm["hazards"].as<bool>()) return ListHazards(json);
-  if (!vm.count("file")) return FailUsage("sim", "missing FILE", json);
-  if (!vm.count("entry")) return FailUsage("sim", "missing --entry NAME", json);
-  if (!vm.count("out-dir")) return FailUsage("sim", "missing --out-dir DIR", json);
-  auto target = ParseTarget(vm["target"].as<std::string>());
-  if (!target) return FailUsage("sim", "unknown target " + vm["target"].as<std::string>(), json);
-  if (vm["block-dim"].as<int64_t>() < 0) return FailUsage("sim", "--block-dim must be >= 0", json);
-  if (vm["vector-cores"].as<int64_t>() <= 0) return FailUsage("sim", "--vector-cores must be positive", json);
-
-  std::vector<std::string> in_paths;
-  if (vm.count("in")) in_paths = vm["in"].as<std::vector<std::string>>();
-  std::vector<precision::Tensor> inputs;
-  for (const auto& p : in_paths) {
-    auto t = precision::ReadTensorFile(p);
-    if (!t.ok()) return FailUsage("sim", std::string(t.status().message()), json);
-    inputs.push_back(*t);
+  boost::json::object request{{"hazards", vm["hazards"].as<bool>()},
+                              {"target", vm["target"].as<std::string>()},
+                              {"block_dim", vm["block-dim"].as<int64_t>()},
+                              {"vector_cores", vm["vector-cores"].as<int64_t>()}};
+  for (const char* key : {"file", "entry", "out-dir"}) {
+    if (!vm.count(key)) continue;
+    std::string name = key;
+    std::replace(name.begin(), name.end(), '-', '_');
+    request[name] = vm[key].as<std::string>();
   }
-  const std::string out_dir = vm["out-dir"].as<std::string>();
-  std::error_code ec;
-  if (std::filesystem::exists(out_dir, ec) && !std::filesystem::is_directory(out_dir, ec))
-    return FailUsage("sim", "--out-dir " + out_dir + " exists and is not a directory", json);
-
-  sim::SimOptions so;
-  so.entry = vm["entry"].as<std::string>();
-  so.target = *target;
-  so.block_dim = vm["block-dim"].as<int64_t>();
-  so.vector_core_num = vm["vector-cores"].as<int64_t>();
-  if (vm.count("scalar")) so.scalar_args = vm["scalar"].as<std::vector<double>>();
-  const std::string file = vm["file"].as<std::string>();
-  auto r = sim::RunKernelFile(file, inputs, so);
-  if (!r.ok()) return FailUsage("sim", std::string(r.status().message()), json);
-
-  // Write outputs; never over an input file.
-  std::set<std::string> input_abs;
-  for (const auto& p : in_paths) input_abs.insert(std::filesystem::weakly_canonical(p, ec).string());
-  std::filesystem::create_directories(out_dir, ec);
-  if (ec) return FailUsage("sim", "cannot create " + out_dir + ": " + ec.message(), json);
-  boost::json::array outs;
-  std::set<std::string> used;
-  for (size_t i = 0; i < r->outputs.size(); ++i) {
-    std::string name = r->outputs[i].name.empty() ? "out" + std::to_string(i) : r->outputs[i].name;
-    if (!used.insert(name).second) name += "_" + std::to_string(i);
-    std::string path = (std::filesystem::path(out_dir) / (name + ".npy")).string();
-    if (input_abs.count(std::filesystem::weakly_canonical(path, ec).string()))
-      return FailUsage("sim", "refusing to overwrite input " + path, json);
-    if (auto st = precision::WriteNpy(path, r->outputs[i].tensor); !st.ok())
-      return FailUsage("sim", std::string(st.message()), json);
-    const auto& t = r->outputs[i].tensor;
-    boost::json::object o;
-    o["name"] = name;
-    o["path"] = path;
-    o["dtype"] = std::string(DTypeName(t.dtype()));
-    boost::json::array shape;
-    for (int64_t d : t.shape()) shape.push_back(d);
-    o["shape"] = shape;
-    outs.push_back(o);
-    if (!json) Out() << "wrote " << path << "  " << DTypeName(t.dtype()) << " " << ShapeText(t.shape()) << "\n";
+  if (vm.count("in")) {
+    boost::json::array in;
+    for (const auto& p : vm["in"].as<std::vector<std::string>>()) in.emplace_back(p);
+    request["in"] = std::move(in);
   }
-  const bool clean = r->completed && !r->hazards.HasErrors();
-  if (json) {
-    boost::json::object o;
-    o["file"] = file;
-    o["entry"] = so.entry;
-    o["target"] = std::string(TargetName(so.target));
-    o["completed"] = r->completed;
-    o["clean"] = clean;
-    o["outputs"] = outs;
-    boost::json::object st;
-    st["launches"] = r->stats.launches;
-    st["block_dim"] = r->stats.block_dim;
-    st["cores_run"] = r->stats.cores_run;
-    st["vf_ops"] = r->stats.vf_ops;
-    st["lane_ops"] = r->stats.lane_ops;
-    st["tile_elems"] = r->stats.tile_elems;
-    st["statements"] = r->stats.statements;
-    o["stats"] = st;
-    o["hazards"] = r->hazards.ToJson();
-    PrintJson(o);
-  } else {
-    Out() << (r->completed ? "ran " : "stopped ") << so.entry << ": " << r->stats.launches
-              << " launch(es), block_dim " << r->stats.block_dim << ", " << r->stats.vf_ops
-              << " register ops (" << r->stats.lane_ops << " lane-ops), " << r->stats.tile_elems
-              << " tile elements\n";
-    if (!r->hazards.empty()) PrintDiagnosticsText(r->hazards);
-    else Out() << "no hazards\n";
+  if (vm.count("scalar")) {
+    boost::json::array scalars;
+    for (double v : vm["scalar"].as<std::vector<double>>()) scalars.emplace_back(v);
+    request["scalar"] = std::move(scalars);
   }
-  return clean ? kExitOk : kExitFindings;
+  return RunAndPrintStep("sim", "sim", request, json);
 }
 
 }  // namespace

@@ -93,6 +93,15 @@ OPDEV_EXPORT int opdev_plan(opdev_context *ctx, const char *request_json, char *
 /* gen: {"op_dir": "...", "module_k"?, "finalize"?, "out"?} -> `opdev gen --json`. */
 OPDEV_EXPORT int opdev_gen(opdev_context *ctx, const char *request_json, char **result);
 
+/* lint: {"file": ["kernel.py", ...], "allow_warnings"?, "no_context"?, "no_syntax"?,
+ * "catalog"?} or {"show": "NAME"} -> `opdev lint --json`. */
+OPDEV_EXPORT int opdev_lint(opdev_context *ctx, const char *request_json, char **result);
+
+/* sim: {"file": "kernel.py", "entry": "NAME", "in"?: ["x.npy", ...], "scalar"?: [1.5, ...],
+ * "out_dir": "DIR", "block_dim"?, "target"?, "vector_cores"?} or {"hazards": true}
+ * -> `opdev sim --json` (writes DIR/<output>.npy). */
+OPDEV_EXPORT int opdev_sim(opdev_context *ctx, const char *request_json, char **result);
+
 /* budget: {"path": "kernel.py or op dir", "svg"?: "file"} -> `opdev budget --json`. */
 OPDEV_EXPORT int opdev_budget(opdev_context *ctx, const char *request_json, char **result);
 

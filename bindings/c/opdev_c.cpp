@@ -170,6 +170,8 @@ int opdev_check(opdev_context* ctx, const char* req, char** out) { return Run(ct
 int opdev_plan(opdev_context* ctx, const char* req, char** out) { return Run(ctx, "plan", req, out); }
 int opdev_gen(opdev_context* ctx, const char* req, char** out) { return Run(ctx, "gen", req, out); }
 int opdev_budget(opdev_context* ctx, const char* req, char** out) { return Run(ctx, "budget", req, out); }
+int opdev_lint(opdev_context* ctx, const char* req, char** out) { return Run(ctx, "lint", req, out); }
+int opdev_sim(opdev_context* ctx, const char* req, char** out) { return Run(ctx, "sim", req, out); }
 int opdev_run(opdev_context* ctx, const char* req, char** out) { return Run(ctx, "run", req, out); }
 int opdev_compare(opdev_context* ctx, const char* req, char** out) { return Run(ctx, "compare", req, out); }
 int opdev_usage_generate(opdev_context* ctx, const char* req, char** out) {

@@ -42,11 +42,11 @@ StepResult Failed(const std::string& step, const json::object& request) {
 
 TEST_CASE("the table holds every step of a round, in order") {
   CHECK(opdev::steps::StepNames() ==
-        std::vector<std::string>{"check", "plan", "gen", "budget", "selfcheck", "run", "compare",
-                                 "usage-generate", "usage-check", "stage"});
-  StepResult r = Failed("lint", {});
-  CHECK(r.ErrorMessage() == "unknown step 'lint'");
-  CHECK(r.text_err == "unknown step 'lint'\n");
+        std::vector<std::string>{"check", "plan", "gen", "lint", "budget", "selfcheck", "sim",
+                                 "run", "compare", "usage-generate", "usage-check", "stage"});
+  StepResult r = Failed("simulate", {});
+  CHECK(r.ErrorMessage() == "unknown step 'simulate'");
+  CHECK(r.text_err == "unknown step 'simulate'\n");
 }
 
 TEST_CASE("request fields are typed, and a missing one is named") {
@@ -171,4 +171,42 @@ TEST_CASE("gen, budget and run render the command's text, run logs progress") {
   REQUIRE(lines.size() == 1);
   CHECK(lines[0].rfind("case 1/1 ", 0) == 0);
   fs::remove_all(op.parent_path().parent_path());
+}
+
+TEST_CASE("lint and sim are steps: findings, the catalogue and their call failures") {
+  const std::string findings_py = std::string(OPDEV_SOURCE_DIR) + "/tests/data/api/lint_findings.py";
+  StepResult lint = RunStep("lint", StepContext{}, {{"file", json::array{json::string(findings_py)}}});
+  CHECK(lint.status == opdev::steps::kStatusFindings);
+  CHECK_FALSE(lint.call_failed);
+  CHECK(lint.document.as_object().at("status") == "findings");
+  CHECK(lint.document.as_object().at("errors").to_number<int64_t>() > 0);
+  CHECK(lint.text.find(findings_py + ":") == 0);  // compiler-style lines, then the counts
+  CHECK(lint.text.find(" error(s), ") != std::string::npos);
+
+  StepResult shown = RunStep("lint", StepContext{}, {{"show", "pl.load"}});
+  CHECK(shown.status == opdev::steps::kStatusOk);
+  CHECK(shown.document.as_object().at("name") == "pl.load");
+  CHECK(shown.text.rfind("pl.load(", 0) == 0);
+  CHECK(Failed("lint", {{"show", "pl.no_such_call"}}).ErrorMessage() ==
+        "no catalog entry named 'pl.no_such_call'");
+  CHECK(Failed("lint", {}).ErrorMessage() == "missing FILE (see --help)");
+  CHECK(Failed("lint", {{"file", "k.py"}}).ErrorMessage() ==
+        "request field 'file' must be a list of strings");
+
+  StepResult hazards = RunStep("sim", StepContext{}, {{"hazards", true}});
+  CHECK(hazards.status == opdev::steps::kStatusOk);
+  REQUIRE(hazards.document.is_array());
+  CHECK(hazards.document.as_array().at(0).as_object().at("code") == "SIM-GM-OOB");
+  CHECK(hazards.text.rfind("SIM-GM-OOB  [error, ", 0) == 0);
+  CHECK(Failed("sim", {}).ErrorMessage() == "missing FILE");
+  CHECK(Failed("sim", {{"file", "k.py"}}).ErrorMessage() == "missing --entry NAME");
+  CHECK(Failed("sim", {{"file", "k.py"}, {"entry", "f"}}).ErrorMessage() == "missing --out-dir DIR");
+  CHECK(Failed("sim", {{"file", "k.py"}, {"entry", "f"}, {"out_dir", "o"}, {"target", "a9"}})
+            .ErrorMessage() == "unknown target a9");
+  CHECK(Failed("sim", {{"scalar", json::array{"x"}}}).ErrorMessage() ==
+        "request field 'scalar' must be a list of numbers");
+  CHECK(Failed("sim", {{"file", "/nonexistent/k.py"}, {"entry", "f"}, {"out_dir", "o"},
+                       {"in", json::array{"/nonexistent/x.npy"}}})
+            .ErrorMessage()
+            .find("/nonexistent/x.npy") != std::string::npos);
 }

@@ -219,13 +219,25 @@ static void test_round_matches_command(const char *bin, const char *source_dir, 
        "run '%s' --backend sim %.0s", ANY_VERDICT);
   EXPECT(doc && strstr(doc, "\"cases\": ["));
   opdev_string_free(doc);
-  /* compare: the simulator's output for one case (opdev sim on the inputs the run wrote)
-   * against the CPU golden the run computed, as files and with a tile. */
-  snprintf(cmd, sizeof cmd,
-           "'%s' sim '%s/test_softmax.py' --entry softmax_wrapper --in "
-           "'%s/reports/opdev/run/sim/test_softmax_col_tail.in0.npy' --out-dir '%s/simout' "
-           ">/dev/null 2>&1; cp '%s'/simout/*.npy '%s/actual.npy'",
-           bin, op, op, ws, ws, ws);
+  STEP("lint", opdev_lint, "{\"file\": [\"%s/test_softmax.py\"]}", "lint '%s/test_softmax.py' %.0s",
+       OPDEV_OK);
+  EXPECT(doc && strstr(doc, "\"status\": \"clean\""));
+  opdev_string_free(doc);
+  /* sim on the inputs the run wrote for one case; its output is compared below against the
+   * CPU golden the run computed, as files and with a tile. */
+  snprintf(req, sizeof req,
+           "{\"file\": \"%s/test_softmax.py\", \"entry\": \"softmax_wrapper\", \"in\": "
+           "[\"%s/reports/opdev/run/sim/test_softmax_col_tail.in0.npy\"], \"out_dir\": "
+           "\"%s/simout\"}",
+           op, op, ws);
+  snprintf(args, sizeof args,
+           "sim '%s/test_softmax.py' --entry softmax_wrapper --in "
+           "'%s/reports/opdev/run/sim/test_softmax_col_tail.in0.npy' --out-dir '%s/simout'",
+           op, op, ws);
+  doc = same_as_command("sim", opdev_sim, ctx, req, bin, args, OPDEV_OK);
+  EXPECT(doc && strstr(doc, "\"clean\": true"));
+  opdev_string_free(doc);
+  snprintf(cmd, sizeof cmd, "cp '%s'/simout/*.npy '%s/actual.npy'", ws, ws);
   EXPECT(system(cmd) == 0);
   {
     char golden[1200], actual[1200];

@@ -44,10 +44,13 @@ class OpdevError(Exception):
 
 
 class Result(dict):
-    """A step's JSON document with the step's status."""
+    """A step's JSON document with the step's status. An object document is the dict itself;
+    `document` is the document as parsed, also when it is a list (the hazard catalogue,
+    `lint --show` of a legacy name)."""
 
     def __init__(self, document, status):
-        super().__init__(document)
+        super().__init__(document if isinstance(document, dict) else {})
+        self.document = document
         self.status = status
 
     @property
@@ -130,8 +133,8 @@ def _declare(lib):
     lib.opdev_last_error.argtypes = [c.c_void_p]
     lib.opdev_string_free.restype = None
     lib.opdev_string_free.argtypes = [c.c_void_p]
-    for name in ("check", "plan", "gen", "budget", "run", "compare", "usage_generate",
-                 "usage_check", "selfcheck", "stage"):
+    for name in ("check", "plan", "gen", "lint", "budget", "sim", "run", "compare",
+                 "usage_generate", "usage_check", "selfcheck", "stage"):
         fn = getattr(lib, "opdev_" + name)
         fn.restype = c.c_int
         fn.argtypes = [c.c_void_p, c.c_char_p, c.POINTER(c.c_void_p)]
@@ -223,6 +226,26 @@ class Context:
 
     def gen(self, op_dir, module_k=None, finalize=None, out=None, **kw):
         return self._call("gen", dict(kw, op_dir=op_dir, module_k=module_k, finalize=finalize, out=out))
+
+    def lint(self, files, show=None, **kw):
+        """API-catalog check of kernel files (a path or a list of paths); or, with `show`,
+        one catalog entry (then `files` may be None)."""
+        if isinstance(files, (str, bytes, os.PathLike)):
+            files = [files]
+        return self._call("lint", dict(kw, file=[os.fspath(f) for f in files] if files else None,
+                                       show=show))
+
+    def sim(self, file, entry, inputs=(), out_dir=None, scalars=(), **kw):
+        """Runs `entry` of a kernel file on the CPU simulator with .npy `inputs` (request key
+        "in") and extra `scalars`; writes the outputs to out_dir/<name>.npy."""
+        return self._call("sim", dict(kw, file=os.fspath(file), entry=entry,
+                                      out_dir=os.fspath(out_dir) if out_dir else None,
+                                      scalar=list(scalars) or None,
+                                      **{"in": [os.fspath(p) for p in inputs] or None}))
+
+    def hazards(self):
+        """The simulator's hazard catalogue."""
+        return self._call("sim", {"hazards": True})
 
     def budget(self, path, svg=None, **kw):
         return self._call("budget", dict(kw, path=path, svg=svg))

@@ -66,13 +66,19 @@ class RoundTest(unittest.TestCase):
         r = self.same(ctx.run(op, backend="sim"), "run", op, "--backend", "sim", status=None)
         self.assertEqual(len(r["cases"]), 8)
 
-        # compare: the simulator's output for one case (opdev sim on the inputs the run wrote)
-        # against the CPU golden the run computed.
+        kernel = os.path.join(op, "test_softmax.py")
+        r = self.same(ctx.lint(kernel), "lint", kernel)
+        self.assertEqual(r["status"], "clean")
+        self.assertIn("SIM-GM-OOB", [h["code"] for h in ctx.hazards().document])
+
+        # sim on the inputs the run wrote for one case, then compare its output against the
+        # CPU golden the run computed.
         sim_dir = os.path.join(op, "reports", "opdev", "run", "sim")
         out_dir = os.path.join(self.tmp.name, "simout")
-        subprocess.run([OPDEV_BIN, "sim", os.path.join(op, "test_softmax.py"), "--entry",
-                        "softmax_wrapper", "--in", os.path.join(sim_dir, "test_softmax_aligned.in0.npy"),
-                        "--out-dir", out_dir], capture_output=True, check=False)
+        case_in = os.path.join(sim_dir, "test_softmax_aligned.in0.npy")
+        r = self.same(ctx.sim(kernel, "softmax_wrapper", [case_in], out_dir), "sim", kernel,
+                      "--entry", "softmax_wrapper", "--in", case_in, "--out-dir", out_dir)
+        self.assertTrue(r["clean"])
         actual = os.path.join(out_dir, os.listdir(out_dir)[0])
         golden = os.path.join(sim_dir, "test_softmax_aligned.golden.0.npy")
         r = self.same(ctx.compare(actual, golden, tile=(1, 64)), "compare", actual, golden,

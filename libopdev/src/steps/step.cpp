@@ -114,4 +114,25 @@ std::vector<std::string> RequestReader::Strings(std::string_view key) {
   return out;
 }
 
+std::vector<double> RequestReader::Numbers(std::string_view key) {
+  std::vector<double> out;
+  const boost::json::value* v = request.if_contains(key);
+  if (!v || v->is_null()) return out;
+  const std::string message = "request field '" + std::string(key) + "' must be a list of numbers";
+  if (!v->is_array()) {
+    if (error.empty()) error = message;
+    return out;
+  }
+  for (const auto& item : v->as_array()) {
+    if (item.is_double()) out.push_back(item.as_double());
+    else if (item.is_int64()) out.push_back(static_cast<double>(item.as_int64()));
+    else if (item.is_uint64()) out.push_back(static_cast<double>(item.as_uint64()));
+    else {
+      if (error.empty()) error = message;
+      return {};
+    }
+  }
+  return out;
+}
+
 }  // namespace opdev::steps

@@ -56,8 +56,8 @@ struct StepResult {
   std::string ErrorMessage() const;  // document["error"] or ""
 };
 
-// The step names, in the order of a round: check, plan, gen, budget, selfcheck, run,
-// compare, usage-generate, usage-check, stage.
+// The step names, in the order of a round: check, plan, gen, lint, budget, selfcheck, sim,
+// run, compare, usage-generate, usage-check, stage.
 std::vector<std::string> StepNames();
 
 // Runs one step. Never throws: an exception inside a step becomes status 2 with
@@ -80,6 +80,7 @@ struct RequestReader {
   std::optional<std::string> IntOrString(std::string_view key);
   bool Bool(std::string_view key, bool fallback = false);
   std::vector<std::string> Strings(std::string_view key);
+  std::vector<double> Numbers(std::string_view key);
   bool Ok() const { return error.empty(); }
 };
 

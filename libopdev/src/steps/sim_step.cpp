@@ -1,0 +1,139 @@
+// The "sim" step: run a PyPTO-Pro kernel file's wrapper or kernel on .npy inputs with the CPU
+// simulator, write the outputs as .npy and report hazards with file:line; or, with
+// "hazards", list the hazard catalogue.
+// Request: {"file": "k.py", "entry": "NAME", "in"?: ["x.npy", ...], "scalar"?: [1.0, ...],
+// "out_dir": "DIR", "block_dim"?: int, "target"?: "a5"|"a3", "vector_cores"?: int} or
+// {"hazards": true}. Status 0 ran clean, 1 hazards (errors) or the run stopped, 2 unusable
+// input. Outputs never overwrite an input file.
+#include "opdev/precision/tensor_file.h"
+#include "opdev/sim/hazards.h"
+#include "opdev/sim/simulator.h"
+#include "opdev/steps/step.h"
+#include "steps/step_util.h"
+
+#include <boost/json/parse.hpp>
+
+#include <filesystem>
+#include <set>
+#include <sstream>
+
+namespace opdev::steps {
+namespace {
+
+namespace fs = std::filesystem;
+
+StepResult HazardList() {
+  StepResult r;
+  r.document = boost::json::parse(sim::HazardCatalogueJson());
+  std::ostringstream os;
+  for (const auto& h : sim::HazardCatalogue())
+    os << h.code << "  [" << SeverityName(h.severity) << ", " << h.category << "]  " << h.summary
+       << "\n";
+  r.text = os.str();
+  return r;
+}
+
+boost::json::object StatsJson(const sim::SimStats& s) {
+  boost::json::object st;
+  st["launches"] = s.launches;
+  st["block_dim"] = s.block_dim;
+  st["cores_run"] = s.cores_run;
+  st["vf_ops"] = s.vf_ops;
+  st["lane_ops"] = s.lane_ops;
+  st["tile_elems"] = s.tile_elems;
+  st["statements"] = s.statements;
+  return st;
+}
+
+}  // namespace
+
+StepResult RunSimStep(const StepContext& ctx, const boost::json::object& request) {
+  RequestReader rr(request);
+  const bool hazards = rr.Bool("hazards");
+  const std::string file = rr.String("file");
+  const std::string entry = rr.String("entry");
+  const std::string out_dir = rr.String("out_dir");
+  const std::vector<std::string> in_paths = rr.Strings("in");
+  const std::vector<double> scalars = rr.Numbers("scalar");
+  const std::optional<int64_t> block_dim = rr.Int("block_dim");
+  const std::optional<int64_t> vector_cores = rr.Int("vector_cores");
+  std::string target_error;
+  const std::optional<Target> target = TargetOf(ctx, rr, &target_error);
+  if (!rr.Ok()) return StepResult::Error(rr.error);
+  if (hazards) return HazardList();
+  if (file.empty()) return StepResult::Error("missing FILE");
+  if (entry.empty()) return StepResult::Error("missing --entry NAME");
+  if (out_dir.empty()) return StepResult::Error("missing --out-dir DIR");
+  if (!target) return StepResult::Error(target_error);
+  if (block_dim.value_or(0) < 0) return StepResult::Error("--block-dim must be >= 0");
+  if (vector_cores.value_or(48) <= 0) return StepResult::Error("--vector-cores must be positive");
+
+  std::vector<precision::Tensor> inputs;
+  for (const auto& p : in_paths) {
+    auto t = precision::ReadTensorFile(p);
+    if (!t.ok()) return StepResult::Error(std::string(t.status().message()));
+    inputs.push_back(*t);
+  }
+  std::error_code ec;
+  if (fs::exists(out_dir, ec) && !fs::is_directory(out_dir, ec))
+    return StepResult::Error("--out-dir " + out_dir + " exists and is not a directory");
+
+  sim::SimOptions so;
+  so.entry = entry;
+  so.target = *target;
+  so.block_dim = block_dim.value_or(0);
+  so.vector_core_num = vector_cores.value_or(48);
+  so.scalar_args = scalars;
+  auto run = sim::RunKernelFile(file, inputs, so);
+  if (!run.ok()) return StepResult::Error(std::string(run.status().message()));
+
+  // Write the outputs; never over an input file.
+  std::set<std::string> input_abs;
+  for (const auto& p : in_paths) input_abs.insert(fs::weakly_canonical(p, ec).string());
+  fs::create_directories(out_dir, ec);
+  if (ec) return StepResult::Error("cannot create " + out_dir + ": " + ec.message());
+  std::ostringstream text;
+  boost::json::array outs;
+  std::set<std::string> used;
+  for (size_t i = 0; i < run->outputs.size(); ++i) {
+    std::string name = run->outputs[i].name.empty() ? "out" + std::to_string(i) : run->outputs[i].name;
+    if (!used.insert(name).second) name += "_" + std::to_string(i);
+    const std::string path = (fs::path(out_dir) / (name + ".npy")).string();
+    if (input_abs.count(fs::weakly_canonical(path, ec).string()))
+      return StepResult::Error("refusing to overwrite input " + path);
+    const precision::Tensor& t = run->outputs[i].tensor;
+    if (auto st = precision::WriteNpy(path, t); !st.ok())
+      return StepResult::Error(std::string(st.message()));
+    boost::json::array shape;
+    for (int64_t d : t.shape()) shape.push_back(d);
+    outs.push_back(boost::json::object{{"name", name},
+                                       {"path", path},
+                                       {"dtype", std::string(DTypeName(t.dtype()))},
+                                       {"shape", std::move(shape)}});
+    text << "wrote " << path << "  " << DTypeName(t.dtype()) << " "
+         << precision::ShapeToString(t.shape()) << "\n";
+  }
+  const bool clean = run->completed && !run->hazards.HasErrors();
+  StepResult r;
+  r.status = clean ? kStatusOk : kStatusFindings;
+  boost::json::object o;
+  o["file"] = file;
+  o["entry"] = so.entry;
+  o["target"] = std::string(TargetName(so.target));
+  o["completed"] = run->completed;
+  o["clean"] = clean;
+  o["outputs"] = std::move(outs);
+  o["stats"] = StatsJson(run->stats);
+  o["hazards"] = run->hazards.ToJson();
+  r.document = std::move(o);
+  text << (run->completed ? "ran " : "stopped ") << so.entry << ": " << run->stats.launches
+       << " launch(es), block_dim " << run->stats.block_dim << ", " << run->stats.vf_ops
+       << " register ops (" << run->stats.lane_ops << " lane-ops), " << run->stats.tile_elems
+       << " tile elements\n";
+  if (!run->hazards.empty()) WriteDiagnosticsText(run->hazards, text);
+  else text << "no hazards\n";
+  r.text = text.str();
+  return r;
+}
+
+}  // namespace opdev::steps
