@@ -40,11 +40,6 @@ bool ParseArgs(const std::vector<std::string>& args, const std::string& usage_li
 
 void PrintJson(const boost::json::value& v) { Out() << PrettyJson(v); }
 
-void PrintDiagnosticsText(const Diagnostics& diags, std::ostream& os) {
-  os << diags.ToText();
-  os << diags.ErrorCount() << " error(s), " << diags.WarningCount() << " warning(s)\n";
-}
-
 int FailUsage(const std::string& cmd, const std::string& message, bool json) {
   if (json) {
     boost::json::object o;

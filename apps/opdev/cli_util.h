@@ -30,9 +30,6 @@ std::ostream& Err();
 // Prints a JSON document (pretty) to stdout.
 void PrintJson(const boost::json::value& v);
 
-// Prints diagnostics compiler-style to stderr followed by a one-line count summary.
-void PrintDiagnosticsText(const Diagnostics& diags, std::ostream& os = Err());
-
 // Reports an error that is the call's failure (usage/I/O): "opdev <cmd>: <msg>" to stderr,
 // or {"error": msg} to stdout under --json. Returns kExitUsage.
 int FailUsage(const std::string& cmd, const std::string& message, bool json);

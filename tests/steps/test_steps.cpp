@@ -67,6 +67,9 @@ TEST_CASE("option checks give the command's messages") {
         "--module-k must be a positive integer");
   CHECK(Failed("run", {{"op_dir", "x"}, {"idle_timeout", -1}}).ErrorMessage() ==
         "timeouts must be positive");
+  CHECK(Failed("stage", {{"op_dir", "x"}, {"timeout", 0}}).ErrorMessage() ==
+        "timeouts must be positive");
+  CHECK(Failed("stage", {{"op_dir", "x"}, {"device", -1}}).ErrorMessage() == "--device must be >= 0");
   CHECK(Failed("stage", {{"op_dir", "x"}, {"module_k", 2}, {"finalize", true}}).ErrorMessage() ==
         "--module-k and --finalize exclude each other");
   CHECK(Failed("selfcheck", {{"op_dir", "x"}, {"module_k", 2}, {"finalize", true}}).ErrorMessage() ==

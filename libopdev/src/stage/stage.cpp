@@ -107,7 +107,7 @@ absl::StatusOr<StageReport> RunStage(const StageOptions& opts) {
       stop = true;
     } else {
       s.status = FromDiags(s.findings);
-      s.summary = absl::StrCat(s.findings.ErrorCount(), " error(s), ", s.findings.WarningCount(), " warning(s)");
+      s.summary = s.findings.CountsText();
       if (s.findings.HasErrors()) stop = true;  // a broken contract: stop, report design_violation
     }
     add(std::move(s));

@@ -3,6 +3,9 @@
 // default to the context's).
 #include "opdev/contract/check.h"
 #include "opdev/steps/step.h"
+#include "steps/step_util.h"
+
+#include <sstream>
 
 namespace opdev::steps {
 
@@ -38,9 +41,10 @@ StepResult RunCheckStep(const StepContext& ctx, const boost::json::object& reque
   o["diagnostics"] = diags.ToJson();
   if (!st.ok() && diags.empty()) o["error"] = std::string(st.message());
   r.document = std::move(o);
-  r.text_err = (!st.ok() && diags.empty() ? std::string(st.message()) + "\n" : std::string()) +
-               diags.ToText() + std::to_string(diags.ErrorCount()) + " error(s), " +
-               std::to_string(diags.WarningCount()) + " warning(s)\n";
+  std::ostringstream err;
+  if (!st.ok() && diags.empty()) err << st.message() << "\n";
+  WriteDiagnosticsText(diags, err);
+  r.text_err = err.str();
   return r;
 }
 

@@ -16,28 +16,17 @@ StepResult RunRunStep(const StepContext& ctx, const boost::json::object& request
   RequestReader rr(request);
   stage::RunOpOptions o;
   o.op_dir = rr.String("op_dir", /*required=*/true);
-  std::string backend = rr.String("backend");
-  if (!backend.empty()) o.backend = backend;
   o.case_name = rr.String("case");
   auto module_k = rr.Int("module_k");
   o.file = rr.String("file");
-  auto device = rr.Int("device");
-  if (std::string s = rr.String("npu_smi"); !s.empty()) o.npu_smi = s;
-  if (auto t = rr.Number("timeout")) o.timeout_seconds = *t;
-  if (auto t = rr.Number("idle_timeout")) o.idle_timeout_seconds = *t;
   o.log_dir = rr.String("log_dir");
+  std::string bad = ReadLaunchFields(rr, o);
   if (!rr.Ok()) return StepResult::Error(rr.error);
-  if (o.backend != "sim" && o.backend != "npu") return StepResult::Error("--backend must be sim or npu");
+  if (!bad.empty()) return StepResult::Error(bad);
   if (module_k) {
     if (*module_k <= 0) return StepResult::Error("--module-k must be a positive integer");
     o.module_k = *module_k;
   }
-  if (device) {
-    if (*device < 0) return StepResult::Error("--device must be >= 0");
-    o.device = static_cast<int>(*device);
-  }
-  if (o.timeout_seconds <= 0 || o.idle_timeout_seconds <= 0)
-    return StepResult::Error("timeouts must be positive");
   if (o.backend == "npu") o.interpreter = PythonOf(ctx, rr, o.interpreter);
   else o.python = PythonOf(ctx, rr, o.python);
   if (ctx.log) o.progress = [&ctx](const std::string& line) { ctx.log(0, line); };

@@ -18,25 +18,17 @@ StepResult RunStageStep(const StepContext& ctx, const boost::json::object& reque
   o.kb_root = KbRootOf(ctx, rr);
   auto module_k = rr.Int("module_k");
   o.finalize = rr.Bool("finalize");
-  if (std::string b = rr.String("backend"); !b.empty()) o.backend = b;
   o.no_gen = rr.Bool("no_gen");
   o.interpreter = PythonOf(ctx, rr, o.interpreter);
   if (std::string p = rr.String("probe_python"); !p.empty()) o.python = p;
-  auto device = rr.Int("device");
-  if (std::string s = rr.String("npu_smi"); !s.empty()) o.npu_smi = s;
-  if (auto t = rr.Number("timeout")) o.timeout_seconds = *t;
-  if (auto t = rr.Number("idle_timeout")) o.idle_timeout_seconds = *t;
   o.report_dir = rr.String("report_dir");
+  std::string bad = ReadLaunchFields(rr, o);
   if (!rr.Ok()) return StepResult::Error(rr.error);
-  if (o.backend != "sim" && o.backend != "npu") return StepResult::Error("--backend must be sim or npu");
+  if (!bad.empty()) return StepResult::Error(bad);
   if (module_k) {
     if (*module_k <= 0) return StepResult::Error("--module-k must be a positive integer");
     if (o.finalize) return StepResult::Error("--module-k and --finalize exclude each other");
     o.module_k = *module_k;
-  }
-  if (device) {
-    if (*device < 0) return StepResult::Error("--device must be >= 0");
-    o.device = static_cast<int>(*device);
   }
   if (ctx.log) o.progress = [&ctx](const std::string& line) { ctx.log(0, line); };
 

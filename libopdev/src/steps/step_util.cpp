@@ -7,7 +7,7 @@ namespace opdev::steps {
 
 void WriteDiagnosticsText(const Diagnostics& diags, std::ostream& os) {
   os << diags.ToText();
-  os << diags.ErrorCount() << " error(s), " << diags.WarningCount() << " warning(s)\n";
+  os << diags.CountsText() << "\n";
 }
 
 std::string KbRootOf(const StepContext& ctx, RequestReader& rr) {

@@ -6,6 +6,7 @@
 #include "opdev/steps/step.h"
 #include "opdev/support/diagnostic.h"
 
+#include <cstdint>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -27,6 +28,27 @@ std::string PythonOf(const StepContext& ctx, RequestReader& rr, const std::strin
 // name is unknown; `message_prefix` starts the message (the command's wording).
 std::optional<Target> TargetOf(const StepContext& ctx, RequestReader& rr, std::string* error,
                                const std::string& message_prefix = "unknown target ");
+
+// Reads the launch fields run and stage share ("backend", "device", "npu_smi", "timeout",
+// "idle_timeout") into the options `o` (RunOpOptions or StageOptions) and checks them.
+// Returns the command's message for a bad value, or "" (a field of the wrong JSON type is
+// left in rr.error).
+template <typename Options>
+std::string ReadLaunchFields(RequestReader& rr, Options& o) {
+  if (std::string b = rr.String("backend"); !b.empty()) o.backend = b;
+  std::optional<std::int64_t> device = rr.Int("device");
+  if (std::string s = rr.String("npu_smi"); !s.empty()) o.npu_smi = s;
+  if (auto t = rr.Number("timeout")) o.timeout_seconds = *t;
+  if (auto t = rr.Number("idle_timeout")) o.idle_timeout_seconds = *t;
+  if (!rr.Ok()) return "";
+  if (o.backend != "sim" && o.backend != "npu") return "--backend must be sim or npu";
+  if (device) {
+    if (*device < 0) return "--device must be >= 0";
+    o.device = static_cast<int>(*device);
+  }
+  if (!(o.timeout_seconds > 0) || !(o.idle_timeout_seconds > 0)) return "timeouts must be positive";
+  return "";
+}
 
 // The directory no step writes into: $OPDEV_SHARED_DIR, default /work/shared.
 std::string ProtectedSharedRoot();

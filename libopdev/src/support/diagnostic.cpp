@@ -117,6 +117,11 @@ size_t Diagnostics::WarningCount() const {
                        [](const Diagnostic& d) { return d.severity == Severity::kWarning; });
 }
 
+std::string Diagnostics::CountsText() const {
+  return std::to_string(ErrorCount()) + " error(s), " + std::to_string(WarningCount()) +
+         " warning(s)";
+}
+
 bool Diagnostics::HasCode(std::string_view code) const { return Find(code) != nullptr; }
 
 const Diagnostic* Diagnostics::Find(std::string_view code) const {

@@ -65,6 +65,8 @@ class Diagnostics {
   size_t size() const { return items_.size(); }
   size_t ErrorCount() const;
   size_t WarningCount() const;
+  // "N error(s), M warning(s)": the summary line every command prints after its findings.
+  std::string CountsText() const;
   bool HasErrors() const { return ErrorCount() > 0; }
   bool HasCode(std::string_view code) const;
   const Diagnostic* Find(std::string_view code) const;
