@@ -5,7 +5,6 @@
 #include "cli_util.h"
 #include "command.h"
 
-
 namespace opdev::cli {
 namespace {
 

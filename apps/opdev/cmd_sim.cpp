@@ -4,8 +4,6 @@
 #include "cli_util.h"
 #include "command.h"
 
-#include <algorithm>
-
 namespace opdev::cli {
 namespace {
 
@@ -46,12 +44,8 @@ int RunSim(const std::vector<std::string>& args) {
                               {"target", vm["target"].as<std::string>()},
                               {"block_dim", vm["block-dim"].as<int64_t>()},
                               {"vector_cores", vm["vector-cores"].as<int64_t>()}};
-  for (const char* key : {"file", "entry", "out-dir"}) {
-    if (!vm.count(key)) continue;
-    std::string name = key;
-    std::replace(name.begin(), name.end(), '-', '_');
-    request[name] = vm[key].as<std::string>();
-  }
+  for (const char* key : {"file", "entry", "out-dir"})
+    if (vm.count(key)) request[RequestKey(key)] = vm[key].as<std::string>();
   if (vm.count("in")) {
     boost::json::array in;
     for (const auto& p : vm["in"].as<std::vector<std::string>>()) in.emplace_back(p);

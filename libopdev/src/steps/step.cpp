@@ -45,6 +45,18 @@ StepResult RunStep(std::string_view name, const StepContext& ctx,
   return StepResult::Error("unknown step '" + std::string(name) + "'");
 }
 
+namespace {
+
+// A JSON number as a double (integers converted); nullopt for anything else.
+std::optional<double> AsNumber(const boost::json::value& v) {
+  if (v.is_double()) return v.as_double();
+  if (v.is_int64()) return static_cast<double>(v.as_int64());
+  if (v.is_uint64()) return static_cast<double>(v.as_uint64());
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::string RequestReader::String(std::string_view key, bool required) {
   const boost::json::value* v = request.if_contains(key);
   if (!v || v->is_null()) {
@@ -71,9 +83,7 @@ std::optional<std::int64_t> RequestReader::Int(std::string_view key) {
 std::optional<double> RequestReader::Number(std::string_view key) {
   const boost::json::value* v = request.if_contains(key);
   if (!v || v->is_null()) return std::nullopt;
-  if (v->is_double()) return v->as_double();
-  if (v->is_int64()) return static_cast<double>(v->as_int64());
-  if (v->is_uint64()) return static_cast<double>(v->as_uint64());
+  if (auto d = AsNumber(*v)) return d;
   if (error.empty()) error = "request field '" + std::string(key) + "' must be a number";
   return std::nullopt;
 }
@@ -124,13 +134,12 @@ std::vector<double> RequestReader::Numbers(std::string_view key) {
     return out;
   }
   for (const auto& item : v->as_array()) {
-    if (item.is_double()) out.push_back(item.as_double());
-    else if (item.is_int64()) out.push_back(static_cast<double>(item.as_int64()));
-    else if (item.is_uint64()) out.push_back(static_cast<double>(item.as_uint64()));
-    else {
+    std::optional<double> d = AsNumber(item);
+    if (!d) {
       if (error.empty()) error = message;
       return {};
     }
+    out.push_back(*d);
   }
   return out;
 }
