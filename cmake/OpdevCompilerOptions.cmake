@@ -12,6 +12,8 @@ endif()
 
 find_program(OPDEV_CCACHE ccache)
 if(OPDEV_CCACHE)
-  set(CMAKE_C_COMPILER_LAUNCHER ${OPDEV_CCACHE})
-  set(CMAKE_CXX_COMPILER_LAUNCHER ${OPDEV_CCACHE})
+  # Paths below the source tree are hashed relative to it, so clones and worktrees share hits.
+  set(OPDEV_CCACHE_LAUNCHER ${CMAKE_COMMAND} -E env CCACHE_BASEDIR=${PROJECT_SOURCE_DIR} ${OPDEV_CCACHE})
+  set(CMAKE_C_COMPILER_LAUNCHER ${OPDEV_CCACHE_LAUNCHER})
+  set(CMAKE_CXX_COMPILER_LAUNCHER ${OPDEV_CCACHE_LAUNCHER})
 endif()
