@@ -12,8 +12,10 @@ endif()
 
 find_program(OPDEV_CCACHE ccache)
 if(OPDEV_CCACHE)
-  # Paths below the source tree are hashed relative to it, so clones and worktrees share hits.
-  set(OPDEV_CCACHE_LAUNCHER ${CMAKE_COMMAND} -E env CCACHE_BASEDIR=${PROJECT_SOURCE_DIR} ${OPDEV_CCACHE})
+  # Paths below the source tree are hashed relative to it and the working directory is not
+  # hashed, so clones and worktrees share hits (debug info may name the first clone's paths).
+  set(OPDEV_CCACHE_LAUNCHER ${CMAKE_COMMAND} -E env CCACHE_BASEDIR=${PROJECT_SOURCE_DIR}
+      CCACHE_NOHASHDIR=1 ${OPDEV_CCACHE})
   set(CMAKE_C_COMPILER_LAUNCHER ${OPDEV_CCACHE_LAUNCHER})
   set(CMAKE_CXX_COMPILER_LAUNCHER ${OPDEV_CCACHE_LAUNCHER})
 endif()
