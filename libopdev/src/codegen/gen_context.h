@@ -5,10 +5,9 @@
 
 #include "opdev/budget/const_eval.h"
 #include "opdev/contract/design_doc.h"
+#include "opdev/contract/spec_contract.h"
 #include "opdev/support/diagnostic.h"
 #include "opdev/support/target.h"
-
-#include "spec_contract.h"
 
 #include <cstdint>
 #include <optional>
@@ -17,6 +16,9 @@
 #include <vector>
 
 namespace opdev::codegen {
+
+using contract::SpecContract;
+using contract::SpecTensor;
 
 struct LaunchContract {        // §5 "交付 launch 合同": `kernel[None, block_dim](x, y)`
   std::string kernel;

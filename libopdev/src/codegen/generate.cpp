@@ -5,7 +5,7 @@
 #include "design_code.h"
 #include "emitters.h"
 #include "gen_context.h"
-#include "spec_contract.h"
+#include "opdev/contract/spec_contract.h"
 #include "table_checks.h"
 #include "vector_vf/pattern_skeleton.h"
 #include "vector_vf/vf_backend.h"
@@ -173,7 +173,7 @@ GenerateResult GenerateKernelFile(const std::string& op_dir, const GenerateOptio
     return result;
   }
   const contract::DesignDoc& design = *dir->design;
-  auto spec = LoadSpecContract(op_dir, &diags);
+  auto spec = contract::LoadSpecContract(op_dir, &diags);
   if (!spec) return result;
 
   GenContext ctx;

@@ -1,12 +1,12 @@
-// Loading of SPEC.md's machine contract for code generation.
-#include "spec_contract.h"
+// Loading of SPEC.md's machine contract (inputs, outputs, supported dtypes, axis ranges).
+#include "opdev/contract/spec_contract.h"
 
 #include "opdev/contract/design_doc.h"
 #include "opdev/support/file_io.h"
 
 #include <boost/json.hpp>
 
-namespace opdev::codegen {
+namespace opdev::contract {
 namespace {
 
 void Error(Diagnostics* d, const std::string& file, int line, const char* code,
@@ -19,13 +19,13 @@ std::optional<SpecTensor> Tensor(const boost::json::value& v, const std::string&
                                  Diagnostics* d) {
   const auto* o = v.if_object();
   if (!o) {
-    Error(d, file, line, "CODEGEN-SPEC-TENSOR", "SPEC tensor entry is not an object");
+    Error(d, file, line, "SPEC-TENSOR", "SPEC tensor entry is not an object");
     return std::nullopt;
   }
   SpecTensor t;
   if (auto* n = o->if_contains("name"); n && n->is_string()) t.name = std::string(n->as_string());
   if (t.name.empty()) {
-    Error(d, file, line, "CODEGEN-SPEC-TENSOR", "SPEC tensor entry has no name",
+    Error(d, file, line, "SPEC-TENSOR", "SPEC tensor entry has no name",
           boost::json::serialize(v));
     return std::nullopt;
   }
@@ -36,14 +36,14 @@ std::optional<SpecTensor> Tensor(const boost::json::value& v, const std::string&
       else if (dim.is_int64())
         t.shape.push_back(std::to_string(dim.as_int64()));
       else {
-        Error(d, file, line, "CODEGEN-SPEC-TENSOR",
+        Error(d, file, line, "SPEC-TENSOR",
               "shape of SPEC tensor " + t.name + " has a dimension that is neither a symbol "
               "nor an integer", boost::json::serialize(*s));
         return std::nullopt;
       }
     }
   } else {
-    Error(d, file, line, "CODEGEN-SPEC-TENSOR", "SPEC tensor " + t.name + " has no shape list");
+    Error(d, file, line, "SPEC-TENSOR", "SPEC tensor " + t.name + " has no shape list");
     return std::nullopt;
   }
   if (auto* dt = o->if_contains("dtype"); dt && dt->is_string()) {
@@ -51,7 +51,7 @@ std::optional<SpecTensor> Tensor(const boost::json::value& v, const std::string&
     t.dtype = ParseDType(t.dtype_text);
   }
   if (!t.dtype) {
-    Error(d, file, line, "CODEGEN-SPEC-TENSOR",
+    Error(d, file, line, "SPEC-TENSOR",
           "SPEC tensor " + t.name + " has no usable dtype", t.dtype_text);
     return std::nullopt;
   }
@@ -74,27 +74,27 @@ std::optional<SpecContract> LoadSpecContract(const std::string& op_dir, Diagnost
   const std::string path = op_dir + "/SPEC.md";
   auto text = ReadTextFile(path);
   if (!text.ok()) {
-    auto& e = diags->Error("CODEGEN-SPEC-MISSING", category::kMissingFile, path, 0,
+    auto& e = diags->Error("SPEC-MISSING", category::kMissingFile, path, 0,
                            "cannot read SPEC.md: " + std::string(text.status().message()));
     (void)e;
     return std::nullopt;
   }
-  contract::DesignDoc doc = contract::ParseDesignDoc(*text, path);
-  const contract::CodeBlock* block = nullptr;
+  DesignDoc doc = ParseDesignDoc(*text, path);
+  const CodeBlock* block = nullptr;
   for (const auto& cb : doc.code_blocks)
     if (cb.info.find("machine-contract") != std::string::npos) {
       block = &cb;
       break;
     }
   if (!block) {
-    Error(diags, path, 0, "CODEGEN-SPEC-CONTRACT",
+    Error(diags, path, 0, "SPEC-CONTRACT",
           "SPEC.md has no ```json machine-contract block");
     return std::nullopt;
   }
   boost::system::error_code ec;
   boost::json::value v = boost::json::parse(block->text, ec);
   if (ec || !v.is_object()) {
-    Error(diags, path, block->line, "CODEGEN-SPEC-CONTRACT",
+    Error(diags, path, block->line, "SPEC-CONTRACT",
           "SPEC machine contract is not a JSON object: " + (ec ? ec.message() : "not an object"));
     return std::nullopt;
   }
@@ -107,7 +107,7 @@ std::optional<SpecContract> LoadSpecContract(const std::string& op_dir, Diagnost
   for (const char* key : {"inputs", "outputs"}) {
     auto* arr = o.if_contains(key);
     if (!arr || !arr->is_array() || arr->as_array().empty()) {
-      Error(diags, path, block->line, "CODEGEN-SPEC-CONTRACT",
+      Error(diags, path, block->line, "SPEC-CONTRACT",
             std::string("SPEC machine contract has no ") + key);
       ok = false;
       continue;
@@ -121,6 +121,12 @@ std::optional<SpecContract> LoadSpecContract(const std::string& op_dir, Diagnost
       (std::string(key) == "inputs" ? spec.inputs : spec.outputs).push_back(*st);
     }
   }
+  if (auto* sd = o.if_contains("supported_dtypes"); sd && sd->is_array())
+    for (const auto& x : sd->as_array())
+      if (x.is_string()) spec.supported_dtypes.push_back(std::string(x.as_string()));
+  if (auto* sc = o.if_contains("shape_constraints"); sc && sc->is_array())
+    for (const auto& x : sc->as_array())
+      if (x.is_string()) spec.shape_constraints.push_back(std::string(x.as_string()));
   if (auto* axes = o.if_contains("dynamic_axes_ranges"); axes && axes->is_object()) {
     for (const auto& [k, r] : axes->as_object()) {
       if (r.is_array() && r.as_array().size() == 2 && r.as_array()[0].is_int64() &&
@@ -133,4 +139,10 @@ std::optional<SpecContract> LoadSpecContract(const std::string& op_dir, Diagnost
   return spec;
 }
 
-}  // namespace opdev::codegen
+const SpecTensor* SpecContract::FindInput(const std::string& name) const {
+  for (const auto& t : inputs)
+    if (t.name == name) return &t;
+  return nullptr;
+}
+
+}  // namespace opdev::contract
