@@ -1,4 +1,4 @@
-// `opdev selfcheck`: the static items of the verifier's stage4-check (or module-check with
+// `opdev selfcheck`: the items of the verifier's stage4-check (or module-check with
 // --module-k) on the kernel file of an op dir, each with its status, category and findings.
 #include "cli_util.h"
 #include "command.h"
@@ -8,13 +8,20 @@ namespace {
 
 constexpr const char* kUsage =
     "opdev selfcheck <op_dir> [--module-k K | --finalize] [--file REL] [--kb-root DIR]\n"
-    "                [--snapshot FILE] [--python PATH|--no-probe] [--json]\n\n"
-    "Runs every static item of the verifier's stage4-check (S4-1..7, S4-10..15) or, with\n"
-    "--module-k K, of its module-check (MC-1, 2, 5, 6, 7) on the kernel file, on its parsed\n"
-    "AST. S4-13 imports the delivered unit (test file + <op>_golden.py alone) with --python\n"
-    "(default /usr/bin/python3; missing runtime packages are stubbed). KB usage (S4-14/MC-7)\n"
-    "is checked with the KB at --kb-root. --snapshot FILE (from `opdev plan --snapshot-out`)\n"
-    "adds the L1 rule that only this round's file changed. Never writes anything.\n"
+    "                [--snapshot FILE] [--python PATH|--no-probe]\n"
+    "                [--backend sim|npu [--device N] [--timeout S] [--idle-timeout S]] [--json]\n\n"
+    "Evaluates the verifier's stage4-check items S4-1..S4-15 or, with --module-k K, its\n"
+    "module-check (pre-check MC-0, then MC-1, 2, 5, 6, 3, 4, 7 in the verifier's order) on the\n"
+    "kernel file's parsed AST. S4-5 covers the mechanical rules 1-4 and the semantic rules:\n"
+    "no value-dependent host operation, the kernel produces the output, no guard narrowing\n"
+    "SPEC's range, the tests' data as DESIGN §8 and SPEC. S4-13 imports the delivered unit\n"
+    "(test file + <op>_golden.py alone) with --python (default /usr/bin/python3; missing\n"
+    "runtime packages are stubbed). S4-14/MC-7 run the KB usage check with the KB at\n"
+    "--kb-root (else $OPDEV_KB_ROOT or the ancestor search); not_available only when the op\n"
+    "dir has no KB_USAGE.json. The dynamic items S4-8/S4-9 (MC-3/MC-4) need a run: with\n"
+    "--backend the file is run first as `opdev run` does (logs under reports/opdev/run/);\n"
+    "without it they are blocked. --snapshot FILE (from `opdev plan --snapshot-out`) adds the\n"
+    "L1 rule that only this round's file changed. Without --backend nothing is written.\n"
     "Exit status: 0 every item passed, 1 an item failed or is blocked, 2 usage error.";
 
 int Run(const std::vector<std::string>& args) {
@@ -29,6 +36,10 @@ int Run(const std::vector<std::string>& args) {
       ("python", po::value<std::string>()->default_value("/usr/bin/python3"),
        "interpreter for the delivery import probe")
       ("no-probe", po::bool_switch(), "skip the import probe (AST rule only)")
+      ("backend", po::value<std::string>(), "run the file first on sim|npu for S4-8/9 (MC-3/4)")
+      ("device", po::value<long long>(), "npu: device id (else the idle-chip search)")
+      ("timeout", po::value<double>(), "npu: wall-clock limit in seconds")
+      ("idle-timeout", po::value<double>(), "npu: seconds without output before a suspected hang")
       ("json", po::bool_switch(), "print the report as JSON");
   po::positional_options_description pos;
   pos.add("op_dir", 1);
@@ -40,16 +51,19 @@ int Run(const std::vector<std::string>& args) {
     return FailUsage("selfcheck", "missing <op_dir>", json);
   boost::json::object request{{"op_dir", vm["op_dir"].as<std::string>()},
                               {"python", vm["python"].as<std::string>()}};
-  for (const char* key : {"file", "kb-root", "snapshot"})
+  for (const char* key : {"file", "kb-root", "snapshot", "backend"})
     if (vm.count(key)) request[RequestKey(key)] = vm[key].as<std::string>();
   for (const char* key : {"finalize", "no-probe"})
     if (vm[key].as<bool>()) request[RequestKey(key)] = true;
   if (vm.count("module-k")) request["module_k"] = vm["module-k"].as<long long>();
+  if (vm.count("device")) request["device"] = vm["device"].as<long long>();
+  for (const char* key : {"timeout", "idle-timeout"})
+    if (vm.count(key)) request[RequestKey(key)] = vm[key].as<double>();
   return RunAndPrintStep("selfcheck", "selfcheck", request, json);
 }
 
 }  // namespace
 
-OPDEV_COMMAND("selfcheck", "static self-check of a kernel file (verifier stage4/module-check items)", Run);
+OPDEV_COMMAND("selfcheck", "self-check of a kernel file (the verifier's stage4-check / module-check items)", Run);
 
 }  // namespace opdev::cli

@@ -126,7 +126,7 @@ OPDEV_EXPORT int opdev_usage_generate(opdev_context *ctx, const char *request_js
 /* usage check: {"op_dir": "...", "mode"?} -> `opdev usage check --json`. */
 OPDEV_EXPORT int opdev_usage_check(opdev_context *ctx, const char *request_json, char **result);
 
-/* selfcheck: {"op_dir": "...", "module_k"?, "finalize"?} -> `opdev selfcheck --json`. */
+/* selfcheck: {"op_dir": "...", "module_k"?, "finalize"?, "backend"?} -> `opdev selfcheck --json`. */
 OPDEV_EXPORT int opdev_selfcheck(opdev_context *ctx, const char *request_json, char **result);
 
 /* stage: {"op_dir": "...", "backend"?: "sim"|"npu", "module_k"?, "finalize"?, "no_gen"?}

@@ -1,11 +1,13 @@
-// Tests of the static self-check: the reference op dir (tests/data/selfcheck/softmax) passes
-// every item; each entry of tests/data/selfcheck/violations.json breaks exactly the item it
-// names; module-check mode and the read-only rule on staged files.
+// Tests of the stage4-check self-check: the reference op dir (tests/data/selfcheck/softmax
+// with the real SPEC.md) passes every static item; each entry of
+// tests/data/selfcheck/violations.json breaks exactly the item it names; the dynamic items
+// from run evidence; cases.yaml for S4-12; KB usage checked in the same call.
 #include <catch2/catch.hpp>
 
 #include "opdev/plan/round_plan.h"
 #include "opdev/selfcheck/selfcheck.h"
 #include "opdev/support/file_io.h"
+#include "workspace.h"
 
 #include <boost/json/parse.hpp>
 
@@ -23,6 +25,8 @@ fs::path CopyOpDir(const std::string& tag) {
   fs::remove_all(dir.parent_path());
   fs::create_directories(dir);
   for (const auto& e : fs::directory_iterator(kData / "softmax")) fs::copy(e.path(), dir / e.path().filename());
+  // The published SPEC (supported range, value_range) for the semantic rules ⑦ and ⑧.
+  fs::copy_file(fs::path(OPDEV_SHARED_DIR) / "fixtures/softmax/SPEC.md", dir / "SPEC.md");
   return dir;
 }
 
@@ -55,15 +59,24 @@ TEST_CASE("the reference softmax op dir passes every static stage4-check item") 
   SelfCheckReport r = Check(CopyOpDir("good"), {}, true);
   CHECK(r.mode == "stage4");
   CHECK(r.file == "test_softmax.py");
+  REQUIRE(r.items.size() == 15);
+  for (int k = 1; k <= 15; ++k) CHECK(r.items[static_cast<size_t>(k - 1)].id == "S4-" + std::to_string(k));
   for (const auto& i : r.items) {
     INFO(i.id << " " << i.title << ": " << i.evidence << "\n" << i.findings.ToText());
     if (i.id == "S4-14") {
-      CHECK(i.status == ItemStatus::kNotAvailable);  // no KB usage checker wired in
+      CHECK(i.status == ItemStatus::kNotAvailable);  // the op dir has no KB_USAGE.json
+    } else if (i.id == "S4-8" || i.id == "S4-9") {
+      CHECK(i.status == ItemStatus::kBlocked);  // no run in this call
     } else {
       CHECK(i.status == ItemStatus::kPass);
+      CHECK_FALSE(i.findings.HasErrors());
     }
   }
   CHECK(r.failed == 0);
+  CHECK(r.blocked == 2);
+  const ItemResult* cheat = Item(r, "S4-5");
+  CHECK(cheat->evidence.find("⑦: 3 wrapper guard(s) (3 decided, 0 not decidable)") != std::string::npos);
+  CHECK(cheat->evidence.find("⑧: 8 §8 test(s) traced to their data") != std::string::npos);
   CHECK(r.failure_category.empty());
   const ItemResult* probe = Item(r, "S4-13");
   REQUIRE(probe);
@@ -150,52 +163,96 @@ TEST_CASE("without golden_cpu the signature item is blocked, not passed") {
   CHECK(Item(r, "S4-12")->status == ItemStatus::kBlocked);
 }
 
-TEST_CASE("module-check on a staged file, its staged golden and the read-only rule") {
-  fs::path dir = CopyOpDir("module");
-  fs::create_directories(dir / "modules");
-  auto text = opdev::ReadTextFile((dir / "test_softmax.py").string());
-  REQUIRE(text.ok());
-  std::string staged = *text;
-  for (auto [from, to] : std::vector<std::pair<std::string, std::string>>{
-           {"softmax_wrapper", "softmax_wrapper_module1"},
-           {"from softmax_golden_cpu import softmax_golden_cpu", "from softmax_golden_stage1 import softmax_golden_stage1"},
-           {"golden = softmax_golden_cpu(", "golden = softmax_golden_stage1("}}) {
-    for (size_t p = 0; (p = staged.find(from, p)) != std::string::npos; p += to.size())
-      staged.replace(p, from.size(), to);
-  }
-  REQUIRE(opdev::WriteFileAtomic((dir / "modules/test_softmax_module1.py").string(), staged).ok());
-  REQUIRE(opdev::WriteFileAtomic((dir / "modules/softmax_golden_stage1.py").string(),
-                                 "import torch\n\n\ndef softmax_golden_stage1(x):\n"
-                                 "    return torch.softmax(x.float(), dim=-1)\n").ok());
-  SelfCheckOptions o;
-  o.module_k = 1;
-  SelfCheckReport r = Check(dir, o);
-  CHECK(r.mode == "module");
-  CHECK(r.file == "modules/test_softmax_module1.py");
-  for (const char* id : {"MC-1", "MC-2", "MC-5", "MC-6"}) {
-    INFO(id << ": " << Item(r, id)->findings.ToText());
-    CHECK(Item(r, id)->status == ItemStatus::kPass);
-  }
-  CHECK(Item(r, "MC-7")->status == ItemStatus::kNotAvailable);
-  CHECK(Item(r, "L1-RO")->status == ItemStatus::kSkipped);
-
-  // The staged golden importing the staged implementation fails MC-6.
-  REQUIRE(opdev::WriteFileAtomic((dir / "modules/softmax_golden_stage1.py").string(),
-                                 "from test_softmax_module1 import softmax_wrapper_module1\n").ok());
-  r = Check(dir, o);
-  CHECK(Item(r, "MC-6")->status == ItemStatus::kFail);
-  CHECK(Item(r, "MC-6")->findings.HasCode("SC-STAGED-GOLDEN-IMPORT"));
-
-  // A launch in a loop fails MC-5; a KB usage checker's findings fail MC-7.
-  Replace(dir / "modules/test_softmax_module1.py", "    softmax_kernel[None, block_dim](x, y)\n",
-          "    while True:\n        softmax_kernel[None, block_dim](x, y)\n        break\n");
-  o.kb_usage_check = [](const std::string&) {
-    opdev::Diagnostics d;
-    d.Error("USAGE-RECORD-MISSING", "kb_usage_invalid", "KB_USAGE.json", 3, "no record");
-    return std::optional<opdev::Diagnostics>(d);
+TEST_CASE("S4-8/S4-9 take the run: exit status, PASS lines, the verifier's metric grep") {
+  fs::path dir = CopyOpDir("run");
+  auto pass = [](const std::string& label) {
+    opdev::runtime::CaseResult c;
+    c.name = label;
+    c.status = opdev::runtime::CaseStatus::kPass;
+    return c;
   };
+  RunEvidence ev;
+  ev.backend = "npu";
+  ev.command = "python custom/softmax/test_softmax.py";
+  ev.exit_code = 0;
+  ev.output = "[aligned [3,128]] PASS (matched_ratio=1.000000 (req>=0.99), max_abs_error=1.2e-04 (limit=1e-01))\n";
+  ev.cases = {pass("test_softmax_aligned")};
+  SelfCheckOptions o;
+  o.run = ev;
+  SelfCheckReport r = Check(dir, o);
+  CHECK(Item(r, "S4-8")->status == ItemStatus::kPass);
+  CHECK(Item(r, "S4-9")->status == ItemStatus::kPass);
+
+  // The newest precision_compare prints `matched_ratio   : …`: the verifier's grep fails.
+  ev.output = "[aligned [3,128]] PASS (precision PASS\natol            : 1.0e-05 thresh=1.9e-03 check=LT\n"
+              "matched_ratio   : 1.0000 thresh=0.99 check=GT\nmax_abs_error   : 1.2e-04 thresh=1.0e-01 check=LT)\n";
+  o.run = ev;
   r = Check(dir, o);
-  CHECK(Item(r, "MC-5")->findings.HasCode("SC-LAUNCH-IN-LOOP"));
-  CHECK(Item(r, "MC-7")->status == ItemStatus::kFail);
-  CHECK(r.failure_category == "cheating");  // cheating outranks kb_usage_invalid
+  CHECK(Item(r, "S4-9")->status == ItemStatus::kFail);
+  CHECK(Item(r, "S4-9")->findings.HasCode("SC-RUN-METRICS"));
+
+  // A non-zero exit with a traceback fails both, with the run's category.
+  ev.exit_code = 1;
+  ev.failure_category = "runtime_failure";
+  ev.output = "Traceback (most recent call last):\n  File \"x.py\", line 3\nRuntimeError: boom\n";
+  ev.cases = {};
+  o.run = ev;
+  r = Check(dir, o);
+  CHECK(Item(r, "S4-8")->status == ItemStatus::kFail);
+  CHECK(Item(r, "S4-8")->category == "runtime_failure");
+  CHECK(Item(r, "S4-9")->findings.HasCode("SC-RUN-ERROR-OUTPUT"));
+  CHECK(Item(r, "S4-9")->findings.HasCode("SC-RUN-NO-PASS"));
+
+  // An environment failure is not measured: blocked with env_error, never failed or passed.
+  ev.not_measured = true;
+  ev.not_measured_reason = "No module named 'torch_npu'";
+  o.run = ev;
+  r = Check(dir, o);
+  CHECK(Item(r, "S4-8")->status == ItemStatus::kBlocked);
+  CHECK(Item(r, "S4-8")->category == "env_error");
+
+  // In-process simulator cases: a precision failure means the file would exit non-zero.
+  RunEvidence sim;
+  sim.backend = "sim";
+  sim.command = "opdev simulator";
+  opdev::runtime::CaseResult bad = pass("test_softmax_col_tail");
+  bad.status = opdev::runtime::CaseStatus::kPrecisionFail;
+  sim.cases = {pass("test_softmax_aligned"), bad};
+  sim.compare_prints_eq = true;
+  o.run = sim;
+  r = Check(dir, o);
+  CHECK(Item(r, "S4-8")->category == "precision_failure");
+  CHECK(Item(r, "S4-9")->findings.HasCode("SC-RUN-CASE"));
+
+  // ⑥ coverage: output elements never written, yet a case passed.
+  sim.cases = {pass("test_softmax_aligned")};
+  sim.hazards.Error("SIM-OUT-UNWRITTEN", "implementation_error", "test_softmax.py", 110, "y[3:4, :] never written");
+  SelfCheckReport r2 = Check(dir, {});
+  ApplyRunEvidence(&r2, sim);
+  CHECK(Item(r2, "S4-8")->status == ItemStatus::kPass);
+  CHECK(Item(r2, "S4-5")->findings.HasCode("SC-POST-LAUNCH"));
+  CHECK(r2.failure_category == "cheating");
+}
+
+TEST_CASE("S4-12 reads cases.yaml when present: an input some case omits needs a default") {
+  fs::path dir = CopyOpDir("cases");
+  Replace(dir / "test_softmax.py", "def softmax_wrapper(x):", "def softmax_wrapper(x, bias):");
+  opdev_test::Write(dir / "cases.yaml",
+               "cases:\n  - name: full\n    input_shapes: [[3, 128], [128]]\n"
+               "  - name: no_bias\n    input_shapes: [[3, 128], null]\n");
+  SelfCheckReport r = Check(dir);
+  const ItemResult* s = Item(r, "S4-12");
+  INFO(s->findings.ToText());
+  CHECK(s->status == ItemStatus::kFail);
+  CHECK(s->findings.HasCode("SC-SIGNATURE-DEFAULT"));
+  CHECK(s->evidence.find("cases.yaml") != std::string::npos);
+  Replace(dir / "test_softmax.py", "def softmax_wrapper(x, bias):", "def softmax_wrapper(x, bias=None):");
+  SelfCheckReport ok = Check(dir);
+  CHECK(Item(ok, "S4-12")->status == ItemStatus::kPass);
+  // An unusable cases.yaml falls back to the golden signature (with a warning).
+  opdev_test::Write(dir / "cases.yaml", "cases: 3\n");
+  SelfCheckReport fb = Check(dir);
+  const ItemResult* f = Item(fb, "S4-12");
+  CHECK(f->findings.HasCode("SC-CASES-UNREADABLE"));
+  CHECK(f->status == ItemStatus::kPass);
 }

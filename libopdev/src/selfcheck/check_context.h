@@ -5,6 +5,8 @@
 #include "kernel_file.h"
 
 #include "opdev/contract/design_doc.h"
+#include "opdev/contract/module_interfaces.h"
+#include "opdev/contract/spec_contract.h"
 #include "opdev/selfcheck/selfcheck.h"
 
 #include <optional>
@@ -41,6 +43,8 @@ struct CheckContext {
   std::string golden_fn;          // the CPU golden function name
   const KernelFile* file = nullptr;            // null when missing or unparsable
   std::optional<contract::DesignDoc> design;   // null when DESIGN.md is missing
+  std::optional<contract::SpecContract> spec;  // SPEC.md machine contract, when readable
+  std::optional<contract::ModuleInterfaces> mi;  // module_interfaces.yaml, when readable
 
   std::string Path(const std::string& rel) const;
 };
@@ -52,7 +56,7 @@ std::set<std::string> Reachable(const KernelFile& f, const std::string& root);
 ItemResult CheckImportGate(const CheckContext& c);          // S4-1 / MC-2
 ItemResult CheckDevice(const CheckContext& c);              // S4-3
 ItemResult CheckPrecisionStandard(const CheckContext& c);   // S4-4
-ItemResult CheckNoCheating(const CheckContext& c);          // S4-5 (mechanical ①–④)
+ItemResult CheckNoCheating(const CheckContext& c);          // S4-5 ①–⑧ / MC-5 cheating part
 ItemResult CheckBuffersAndSync(const CheckContext& c);      // S4-6
 ItemResult CheckVectorSelection(const CheckContext& c);     // S4-7
 ItemResult CheckTestCases(const CheckContext& c);           // S4-10
@@ -61,6 +65,13 @@ ItemResult CheckWrapperSignature(const CheckContext& c);    // S4-12
 ItemResult CheckDeliveryImport(const CheckContext& c);      // S4-13
 ItemResult CheckWrapperBoundary(const CheckContext& c);     // S4-15 / MC-5 boundary part
 ItemResult CheckStagedGoldenImports(const CheckContext& c); // MC-6
+ItemResult CheckModulePrecheck(const CheckContext& c);      // MC-0 (frozen Bindings and DESIGN)
+
+// Dynamic items from a run (run_items.cpp).
+ItemResult RunExitItem(const std::optional<RunEvidence>& run, const std::string& file_rel);  // S4-8 / MC-3
+ItemResult RunPassItem(const std::optional<RunEvidence>& run, const std::string& file_rel,
+                       bool module_mode);                                                      // S4-9 / MC-4
+Diagnostics CoverageFindings(const RunEvidence& run, const std::string& file_rel);            // S4-5 ⑥
 
 // Sets status/category from the findings: fail when any error, the worst category wins.
 void Conclude(ItemResult* r);

@@ -1,9 +1,10 @@
 // Static self-check items on the file's structure: the import gate (S4-1/MC-2), device
-// (S4-3), precision standard (S4-4), mechanical anti-cheating (S4-5), test cases against
-// DESIGN §8 (S4-10), dynamic dimensions (S4-11), wrapper and signature (S4-12) and the
-// staged golden's imports (MC-6).
+// (S4-3), precision standard (S4-4), test cases against DESIGN §8 (S4-10), dynamic
+// dimensions (S4-11), wrapper and signature (S4-12), the staged golden's imports (MC-6) and
+// the module-check pre-check (MC-0: the frozen Bindings and DESIGN are readable).
 #include "check_context.h"
 
+#include "opdev/contract/design_bindings.h"
 #include "opdev/pyfront/parser.h"
 
 #include "absl/strings/str_cat.h"
@@ -14,6 +15,8 @@
 #include <functional>
 #include <map>
 #include <regex>
+
+#include <yaml-cpp/yaml.h>
 
 namespace fs = std::filesystem;
 
@@ -38,15 +41,71 @@ void ForEachExpr(const py::Module& m, const std::function<void(const py::Expr&)>
   py::Walk(m, v);
 }
 
-bool IsNonProPypto(const std::string& module) {
-  return module == "pypto" || StartsWith(module, "pypto.");
-}
-
 bool ReachesCall(const KernelFile& f, const std::string& root, const std::string& callee) {
   for (const auto& fn : Reachable(f, root))
     for (const auto* c : f.CallsIn(fn))
       if (c->name == callee || EndsWith(c->name, "." + callee)) return true;
   return false;
+}
+
+// cases.yaml (written by the driver; upstream publishes no schema). Accepted forms: a list
+// of cases, or a mapping with `cases:`; each case has `name` and `input_shapes` (or
+// `input_shape`): a list by the wrapper's parameter order, where a null entry or a shorter
+// list omits the input, or a mapping by input name, where a null value or a missing key
+// omits it. Returns (input, case) pairs for every omission, or nullopt with the reason.
+std::optional<std::vector<std::pair<std::string, std::string>>> OmittedInputs(
+    const std::string& path, const std::vector<std::pair<std::string, bool>>& params, std::string* why) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const std::exception& e) {
+    *why = e.what();
+    return std::nullopt;
+  }
+  YAML::Node cases = root.IsMap() ? root["cases"] : root;
+  if (!cases || !cases.IsSequence()) {
+    *why = "no list of cases";
+    return std::nullopt;
+  }
+  std::vector<std::string> names;
+  for (const auto& [n, d] : params) names.push_back(n);
+  std::set<std::string> in_any;
+  std::vector<std::pair<std::string, std::string>> out;
+  size_t k = 0;
+  for (const auto& cs : cases) {
+    ++k;
+    if (!cs.IsMap()) {
+      *why = absl::StrCat("case ", k, " is not a mapping");
+      return std::nullopt;
+    }
+    std::string cname = cs["name"] && cs["name"].IsScalar() ? cs["name"].as<std::string>() : absl::StrCat("#", k);
+    YAML::Node shapes = cs["input_shapes"] ? cs["input_shapes"] : cs["input_shape"];
+    if (!shapes) {
+      *why = absl::StrCat("case ", cname, " has no input_shapes");
+      return std::nullopt;
+    }
+    if (shapes.IsSequence()) {
+      for (size_t i = 0; i < names.size(); ++i) {
+        bool present = i < shapes.size() && !shapes[i].IsNull();
+        if (present) in_any.insert(names[i]);
+        else out.push_back({names[i], cname});
+      }
+    } else if (shapes.IsMap()) {
+      for (const auto& n : names) {
+        bool present = shapes[n] && !shapes[n].IsNull();
+        if (present) in_any.insert(n);
+        else out.push_back({n, cname});
+      }
+    } else {
+      *why = absl::StrCat("case ", cname, ": input_shapes is neither a list nor a mapping");
+      return std::nullopt;
+    }
+  }
+  // Parameters no case ever passes are not inputs of the cases (scalars, options).
+  std::vector<std::pair<std::string, std::string>> omitted;
+  for (const auto& o : out)
+    if (in_any.count(o.first)) omitted.push_back(o);
+  return omitted;
 }
 
 }  // namespace
@@ -211,48 +270,6 @@ ItemResult CheckPrecisionStandard(const CheckContext& c) {
   return r;
 }
 
-ItemResult CheckNoCheating(const CheckContext& c) {
-  ItemResult r;
-  const KernelFile& f = *c.file;
-  auto jits = f.Jits();
-  if (jits.size() != 1) {
-    std::vector<std::string> names;
-    for (auto* j : jits) names.push_back(j->name);
-    AddFinding(&r.findings, f, "SC-JIT-COUNT", cat::kCheating, jits.empty() ? 1 : jits[1]->line,
-               absl::StrCat("exactly one @pl.jit kernel is required, found ", jits.size(),
-                            names.empty() ? "" : absl::StrCat(" (", absl::StrJoin(names, ", "), ")")),
-               f.rel);
-  }
-  for (const auto& i : f.imports)
-    if (IsNonProPypto(i.module) || (!i.is_from && IsNonProPypto(i.names.front())))
-      AddFinding(&r.findings, f, "SC-NON-PRO-PYPTO", cat::kCheating, i.line,
-                 absl::StrCat("imports the non-Pro `", i.module, "`"));
-  if (jits.size() == 1) {
-    const std::string kernel = jits[0]->name;
-    const FunctionInfo* w = f.Find(c.wrapper);
-    if (w) {
-      int launches = 0;
-      for (const auto& fn : Reachable(f, w->name)) {
-        for (const auto* call : f.CallsIn(fn)) {
-          bool launch = call->launched == kernel || call->name == kernel;
-          if (!launch) continue;
-          ++launches;
-          if (call->loop_depth > 0)
-            AddFinding(&r.findings, f, "SC-LAUNCH-IN-LOOP", cat::kCheating, call->line,
-                       absl::StrCat("the kernel launch in ", fn, " is inside a host loop"));
-        }
-      }
-      if (launches != 1)
-        AddFinding(&r.findings, f, "SC-LAUNCH-COUNT", cat::kCheating, w->line,
-                   absl::StrCat(c.wrapper, " must launch ", kernel, " exactly once; found ",
-                                launches, " launch site(s)"));
-    }
-  }
-  r.evidence = absl::StrCat(jits.size(), " @pl.jit kernel(s)");
-  Conclude(&r);
-  return r;
-}
-
 ItemResult CheckTestCases(const CheckContext& c) {
   ItemResult r;
   const KernelFile& f = *c.file;
@@ -351,11 +368,46 @@ ItemResult CheckWrapperSignature(const CheckContext& c) {
         AddFinding(&r.findings, f, "SC-TEST-BYPASSES-WRAPPER", cat::kSignatureMismatch, call.line,
                    absl::StrCat(call.function.empty() ? "module level" : call.function,
                                 " launches ", k->name, " directly instead of through ", c.wrapper));
-  // Optional parameters: the CPU golden's signature decides.
+  // Optional parameters: cases.yaml decides when readable, else the CPU golden's signature,
+  // else the item is blocked (never n/a).
+  auto defaults_of = [](const py::Arguments& a) {
+    std::vector<std::pair<std::string, bool>> m;  // (name, has default) in order
+    std::vector<const py::Arg*> pos;
+    for (const auto& x : a.posonlyargs) pos.push_back(&x);
+    for (const auto& x : a.args) pos.push_back(&x);
+    size_t first_default = pos.size() - a.defaults.size();
+    for (size_t i = 0; i < pos.size(); ++i) m.push_back({pos[i]->arg, i >= first_default});
+    for (size_t i = 0; i < a.kwonlyargs.size(); ++i)
+      m.push_back({a.kwonlyargs[i].arg, i < a.kw_defaults.size() && a.kw_defaults[i] != nullptr});
+    return m;
+  };
+  auto wd = defaults_of(*w->def->args);
+  auto has_default = [&](const std::string& n) -> std::optional<bool> {
+    for (const auto& [name, d] : wd)
+      if (name == n) return d;
+    return std::nullopt;
+  };
   std::string evidence;
+  bool decided = false;
   if (fs::exists(c.Path("cases.yaml"))) {
-    evidence = "cases.yaml present: defaults follow its omitted inputs (not checked statically)";
-  } else {
+    std::string why;
+    auto omitted = OmittedInputs(c.Path("cases.yaml"), wd, &why);
+    if (omitted) {
+      decided = true;
+      for (const auto& [name, case_name] : *omitted) {
+        auto d = has_default(name);
+        if (!d || !*d)
+          AddFinding(&r.findings, f, "SC-SIGNATURE-DEFAULT", cat::kSignatureMismatch, w->line,
+                     absl::StrCat("cases.yaml case `", case_name, "` omits input `", name, "` but ", c.wrapper,
+                                  d ? " gives it no default (=None)" : " does not accept it"));
+      }
+      evidence = absl::StrCat("cases.yaml: ", omitted->size(), " omitted input(s) checked for defaults");
+    } else {
+      r.findings.Warning("SC-CASES-UNREADABLE", cat::kSignatureMismatch, "cases.yaml", 0,
+                         absl::StrCat("cases.yaml is not usable (", why, "); falling back to the golden_cpu signature"));
+    }
+  }
+  if (!decided) {
     Diagnostics pd;
     auto golden = py::ParseFile(c.Path(c.golden_rel), &pd);
     const py::Stmt* gdef = nullptr;
@@ -369,28 +421,16 @@ ItemResult CheckWrapperSignature(const CheckContext& c) {
                                 " is readable: the defaults cannot be checked");
       return r;
     }
-    auto defaults_of = [](const py::Arguments& a) {
-      std::map<std::string, bool> m;  // name -> has default
-      std::vector<const py::Arg*> pos;
-      for (const auto& x : a.posonlyargs) pos.push_back(&x);
-      for (const auto& x : a.args) pos.push_back(&x);
-      size_t first_default = pos.size() - a.defaults.size();
-      for (size_t i = 0; i < pos.size(); ++i) m[pos[i]->arg] = i >= first_default;
-      for (size_t i = 0; i < a.kwonlyargs.size(); ++i)
-        m[a.kwonlyargs[i].arg] = i < a.kw_defaults.size() && a.kw_defaults[i] != nullptr;
-      return m;
-    };
     auto g = defaults_of(*gdef->args);
-    auto wd = defaults_of(*w->def->args);
     bool wrapper_kwargs = w->def->args->kwarg.has_value();
-    for (const auto& [name, has_default] : g) {
-      if (!has_default) continue;
-      auto it = wd.find(name);
-      if (it == wd.end() && !wrapper_kwargs)
+    for (const auto& [name, gd] : g) {
+      if (!gd) continue;
+      auto d = has_default(name);
+      if (!d && !wrapper_kwargs)
         AddFinding(&r.findings, f, "SC-SIGNATURE-DEFAULT", cat::kSignatureMismatch, w->line,
                    absl::StrCat(c.golden_fn, " has optional parameter `", name, "` but ", c.wrapper,
                                 " does not accept it"));
-      else if (it != wd.end() && !it->second)
+      else if (d && !*d)
         AddFinding(&r.findings, f, "SC-SIGNATURE-DEFAULT", cat::kSignatureMismatch, w->line,
                    absl::StrCat("`", name, "` is optional in ", c.golden_fn, " (", c.golden_rel,
                                 ") but has no default in ", c.wrapper));
@@ -439,6 +479,40 @@ ItemResult CheckStagedGoldenImports(const CheckContext& c) {
     visit(*s);
   }
   r.evidence = c.golden_rel;
+  Conclude(&r);
+  return r;
+}
+
+ItemResult CheckModulePrecheck(const CheckContext& c) {
+  ItemResult r;
+  const std::string bindings_rel = "DESIGN_BINDINGS.json";
+  Diagnostics ld;
+  auto b = contract::LoadDesignBindings(c.Path(bindings_rel), &ld);
+  for (const auto& d : ld.items())
+    if (d.severity == Severity::kError)
+      r.findings.Error("SC-MODULE-PRECHECK", cat::kDesignViolation, d.file.empty() ? bindings_rel : d.file, d.line,
+                       absl::StrCat("frozen DESIGN_BINDINGS.json: ", d.code, ": ", d.message));
+  if (!b.ok() && ld.empty())
+    r.findings.Error("SC-MODULE-PRECHECK", cat::kDesignViolation, bindings_rel, 0,
+                     absl::StrCat("frozen DESIGN_BINDINGS.json unreadable: ", b.status().message()));
+  size_t active = 0;
+  if (b.ok()) {
+    for (const auto& [binding, req] : b->ActiveRequirements()) {
+      ++active;
+      for (const auto& [field, value] : std::vector<std::pair<std::string, std::string>>{
+               {"invariant", req->invariant}, {"planned_location", req->planned_location},
+               {"verification_method", req->verification_method}})
+        if (value.empty())
+          r.findings.Error("SC-MODULE-PRECHECK", cat::kDesignViolation, bindings_rel, binding->line,
+                           absl::StrCat(binding->reference, " ", req->req_id, ": active requirement without ", field,
+                                        " (module-check #7 needs it)"));
+    }
+  }
+  if (!c.design)
+    r.findings.Error("SC-MODULE-PRECHECK", cat::kDesignViolation, "DESIGN.md", 0,
+                     "frozen DESIGN.md is missing or unreadable");
+  r.evidence = absl::StrCat("DESIGN_BINDINGS.json ", b.ok() ? absl::StrCat("parsed, ", active, " active requirement(s)") : "not usable",
+                            "; DESIGN.md ", c.design ? "parsed" : "missing");
   Conclude(&r);
   return r;
 }

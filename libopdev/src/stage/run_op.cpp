@@ -5,6 +5,7 @@
 #include "opdev/contract/design_doc.h"
 #include "opdev/contract/module_interfaces.h"
 #include "opdev/plan/naming.h"
+#include "opdev/support/file_io.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -308,6 +309,29 @@ absl::StatusOr<RunOpResult> RunOp(const RunOpOptions& opts) {
   }
   r.logs.push_back({"sim_work_dir", so.work_dir});
   return r;
+}
+
+selfcheck::RunEvidence RunEvidenceOf(const RunOpResult& run, const std::string& op_dir) {
+  selfcheck::RunEvidence e;
+  e.backend = run.backend;
+  e.command = run.commands.empty() ? run.backend : run.commands.back();
+  if (run.launch && run.launch->process && run.launch->process->termination == runtime::Termination::kExited) {
+    e.exit_code = run.launch->process->exit_code;
+    e.output = run.launch->process->combined_text;
+    e.command = run.launch->command;
+  } else if (run.launch && run.launch->process) {
+    e.exit_code = 128 + run.launch->process->signal;  // killed: a non-zero status
+    e.output = run.launch->process->combined_text;
+    e.command = run.launch->command;
+  }
+  e.not_measured = run.triage.outcome == runtime::Outcome::kNotMeasured;
+  if (e.not_measured) e.not_measured_reason = run.triage.summary;
+  e.failure_category = run.triage.category;
+  e.cases = run.cases;
+  e.hazards = run.hazards;
+  auto src = ReadTextFile((fs::path(op_dir) / "precision_compare.py").string());
+  if (src.ok()) e.compare_prints_eq = selfcheck::ComparePrintsEq(*src);
+  return e;
 }
 
 }  // namespace opdev::stage

@@ -238,6 +238,7 @@ absl::StatusOr<StageReport> RunStage(const StageOptions& opts) {
     so.kb_root = opts.kb_root;
     so.python = opts.python;
     so.snapshot = snapshot;
+    so.check_kb_usage = false;  // the usage step generates and checks; S4-14 / MC-7 take its result
     auto r = selfcheck::RunSelfCheck(so);
     if (!r.ok()) {
       s.status = StepStatus::kFailed;
@@ -294,6 +295,8 @@ absl::StatusOr<StageReport> RunStage(const StageOptions& opts) {
                                                                            : StepStatus::kFindings;
         s.summary = absl::StrCat(std::string(runtime::OutcomeName(run->triage.outcome)), ": ", run->triage.summary);
         s.detail = run->triage.ToJson();
+        // S4-8/9 (MC-3/4) and the coverage part of ⑥ take this run.
+        if (sc) selfcheck::ApplyRunEvidence(&*sc, RunEvidenceOf(*run, opts.op_dir));
       }
     }
     add(std::move(s));
@@ -374,13 +377,19 @@ absl::StatusOr<StageReport> RunStage(const StageOptions& opts) {
       if (sc)
         for (auto& item : sc->items)
           if (item.id == "S4-14" || item.id == "MC-7") {
+            // The self-check's own finding on the code (unearned validation claims) stays.
+            Diagnostics claims;
+            for (const auto& d : item.findings.items())
+              if (d.code == "SC-UNEARNED-CLAIM") claims.Add(d);
             item.findings = s.findings;
-            item.status = s.status == StepStatus::kOk ? selfcheck::ItemStatus::kPass
-                          : s.status == StepStatus::kFindings ? selfcheck::ItemStatus::kFail
-                                                              : selfcheck::ItemStatus::kBlocked;
-            item.category = WorstCategory(s.findings);
+            item.findings.Append(claims);
+            item.status = s.status == StepStatus::kOk && claims.empty() ? selfcheck::ItemStatus::kPass
+                          : s.status == StepStatus::kFindings || !claims.empty() ? selfcheck::ItemStatus::kFail
+                                                                                 : selfcheck::ItemStatus::kBlocked;
+            item.category = WorstCategory(item.findings);
             item.evidence = "from the usage step: " + s.summary;
           }
+      if (sc) sc->Recount();
     }
     add(std::move(s));
   }

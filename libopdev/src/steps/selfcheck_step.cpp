@@ -1,10 +1,13 @@
-// The "selfcheck" step: the static items of the verifier's stage4-check (or module-check)
-// on an op dir's kernel file. Never writes anything.
+// The "selfcheck" step: the items of the verifier's stage4-check (or module-check) on an op
+// dir's kernel file. Without "backend" it never writes anything and the dynamic items are
+// blocked; with "backend" it first runs the file as the "run" step does (logs under
+// reports/opdev/run/) and the dynamic items take that run.
 // Request: {"op_dir", "module_k"?, "finalize"?, "file"?, "kb_root"?, "snapshot"?: FILE,
-//           "python"?, "no_probe"?}
-#include "opdev/kbusage/check.h"
+//           "python"?, "no_probe"?, "backend"?: "sim"|"npu", "device"?, "npu_smi"?,
+//           "timeout"?, "idle_timeout"?}
 #include "opdev/plan/read_only_guard.h"
 #include "opdev/selfcheck/selfcheck.h"
+#include "opdev/stage/run_op.h"
 #include "opdev/steps/step.h"
 #include "opdev/support/file_io.h"
 #include "steps/step_util.h"
@@ -27,7 +30,11 @@ StepResult RunSelfcheckStep(const StepContext& ctx, const boost::json::object& r
   const std::string snapshot = rr.String("snapshot");
   const std::string python = PythonOf(ctx, rr, "/usr/bin/python3");
   const bool no_probe = rr.Bool("no_probe");
+  const bool run_it = request.contains("backend");
+  stage::RunOpOptions ro;
+  std::string bad_launch = run_it ? ReadLaunchFields(rr, ro) : "";
   if (!rr.Ok()) return StepResult::Error(rr.error);
+  if (!bad_launch.empty()) return StepResult::Error(bad_launch);
   if (module_k && o.finalize) return StepResult::Error("--module-k and --finalize exclude each other");
   if (module_k && *module_k <= 0) return StepResult::Error("--module-k must be a positive integer");
   o.module_k = module_k;
@@ -42,21 +49,16 @@ StepResult RunSelfcheckStep(const StepContext& ctx, const boost::json::object& r
     if (!s.ok()) return StepResult::Error(std::string(s.status().message()));
     o.snapshot = *s;
   }
-  if (!o.kb_root.empty()) {
-    o.kb_usage_check = [&o](const std::string& dir) -> std::optional<Diagnostics> {
-      Diagnostics d;
-      kbusage::CheckOptions ko;
-      ko.kb_root = o.kb_root;
-      if (o.module_k) {
-        ko.mode = plan::Mode::kL1Module;
-        ko.module_k = *o.module_k;
-      } else if (o.finalize) {
-        ko.mode = plan::Mode::kL1Finalize;
-      }
-      auto s = kbusage::CheckKbUsage(dir, ko, &d);
-      if (!s.ok()) d.Error("KBU-INPUTS", "kb_usage_invalid", dir, 0, std::string(s.status().message()));
-      return d;
-    };
+  if (run_it) {
+    ro.op_dir = o.op_dir;
+    ro.module_k = o.module_k;
+    ro.file = o.file;
+    if (ro.backend == "npu") ro.interpreter = PythonOf(ctx, rr, ro.interpreter);
+    else ro.python = python;
+    if (ctx.log) ro.progress = [&ctx](const std::string& line) { ctx.log(0, line); };
+    auto run = stage::RunOp(ro);
+    if (!run.ok()) return StepResult::Error(std::string(run.status().message()));
+    o.run = stage::RunEvidenceOf(*run, o.op_dir);
   }
   auto report = selfcheck::RunSelfCheck(o);
   if (!report.ok()) return StepResult::Error(std::string(report.status().message()));
@@ -76,6 +78,9 @@ StepResult RunSelfcheckStep(const StepContext& ctx, const boost::json::object& r
   out << report->passed << " passed, " << report->failed << " failed, " << report->blocked
       << " blocked, " << report->not_available << " not available"
       << (report->failure_category.empty() ? "" : "; failure_category: " + report->failure_category)
+      << (report->module_k && report->failed > 0
+              ? "; failing_module_boundary=" + std::to_string(*report->module_k)
+              : "")
       << "\n";
   r.text = out.str();
   return r;

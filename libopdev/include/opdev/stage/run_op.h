@@ -8,6 +8,7 @@
 #include "opdev/runtime/launcher.h"
 #include "opdev/runtime/sim_runner.h"
 #include "opdev/runtime/triage.h"
+#include "opdev/selfcheck/selfcheck.h"
 
 #include "absl/status/statusor.h"
 
@@ -52,5 +53,11 @@ struct RunOpResult {
 
 // Errors only for an unusable call (no op dir, unknown backend, unknown case).
 absl::StatusOr<RunOpResult> RunOp(const RunOpOptions& opts);
+
+// What the self-check's dynamic items need from a run: the process's exit status and
+// combined output when a process ran, else the per-case results; the triage's environment
+// verdict; the simulator's hazards; whether the op dir's precision_compare.py prints the
+// literal `matched_ratio=`/`max_abs_error=`.
+selfcheck::RunEvidence RunEvidenceOf(const RunOpResult& run, const std::string& op_dir);
 
 }  // namespace opdev::stage
