@@ -348,6 +348,15 @@ PyVal EvalPy(const py::Expr& e, const PyEnv& env) {
           default: return {};
         }
       }
+      if (e.op == py::Op::kMult && ((a.kind == K::kSeq && b.kind == K::kInt) || (a.kind == K::kInt && b.kind == K::kSeq))) {
+        const PyVal& seq = a.kind == K::kSeq ? a : b;
+        const std::int64_t n = a.kind == K::kInt ? a.i : b.i;
+        // Bounded: a literal built by repetition (`[0.5] * N`) is evaluated up to 1 << 16 items.
+        if (n < 0 || static_cast<std::uint64_t>(n) * seq.items.size() > (1u << 16)) return {};
+        std::vector<PyVal> items;
+        for (std::int64_t k = 0; k < n; ++k) items.insert(items.end(), seq.items.begin(), seq.items.end());
+        return Seq(std::move(items));
+      }
       if (a.kind == K::kSeq && b.kind == K::kSeq && e.op == py::Op::kAdd) {
         std::vector<PyVal> items = a.items;
         items.insert(items.end(), b.items.begin(), b.items.end());

@@ -201,8 +201,11 @@ class Tracer {
       else x.dist = Data::Dist::kConstant;
       return x;
     }
-    if (fn == "tensor" || fn == "as_tensor" || fn == "from_numpy") {
-      x.dist = Data::Dist::kConstant;  // literal data: fixed values, not a distribution
+    if (fn == "tensor" || fn == "as_tensor") {
+      // Literal values written in the test are fixed data, not a distribution; anything
+      // else (numpy draws, another tensor) is not followed.
+      if (e.args.empty() || !EvalPy(*e.args[0], env).known()) return std::nullopt;
+      x.dist = Data::Dist::kConstant;
       x.origin = name + " (literal data)";
       return x;
     }
@@ -295,10 +298,13 @@ class Tracer {
       x.shape = dims.empty() ? std::nullopt : std::optional(dims);
       return x;
     }
+    // Any other transform of built data (softmax, exp, sort, …) feeds the kernel something
+    // other than the drawn distribution: the test changes its own inputs.
     x.dist = x.dist == Data::Dist::kConstant ? x.dist : Data::Dist::kRandom;
     x.lo = -kInf;
     x.hi = kInf;
     x.origin += absl::StrCat(".", m, "()");
+    if (m != "contiguous" && m != "flatten" && m != "squeeze" && m != "unsqueeze") x.modified = true;
     return x;
   }
 
