@@ -62,6 +62,7 @@ class Tracer {
 
   void TraceTest(const FunctionInfo& t) {
     PyEnv env = consts_;
+    fn_stack_ = {t.name};
     Body(t.def->body, &env, 0);
   }
 
@@ -69,6 +70,7 @@ class Tracer {
   std::vector<WrapperCall> wrapper_calls;
   std::vector<AssertCall> asserts;
   bool golden_fallback = false;
+  int early_return_line = 0;  // a return reached before the wrapper call
   std::vector<std::pair<int, std::string>> post_wrapper;  // (line, what)
 
  private:
@@ -308,6 +310,13 @@ class Tracer {
     return x;
   }
 
+  bool ReachesWrapper(const std::string& fn) const {
+    for (const auto& r : Reachable(f_, fn))
+      for (const auto* call : f_.CallsIn(r))
+        if (call->name == c_.wrapper) return true;
+    return false;
+  }
+
   bool IsLocalHelper(const std::string& name) const {
     const FunctionInfo* h = f_.Find(name);
     return h && !h->is_jit && !h->is_vf && !h->is_test && name != c_.wrapper && name != "_assert_precision";
@@ -335,7 +344,10 @@ class Tracer {
     for (const auto& k : call.keywords)
       if (k.value && !k.arg.empty()) bind(k.arg, *k.value);
     returned_.reset();
+    fn_stack_.push_back(name);
     Body(h->def->body, &inner, depth + 1);
+    fn_stack_.pop_back();
+    stop_ = false;  // the helper's return ends the helper, not the caller
     return returned_;
   }
 
@@ -393,7 +405,10 @@ class Tracer {
   }
 
   void Body(const std::vector<py::StmtPtr>& body, PyEnv* env, int depth) {
-    for (const auto& s : body) Stmt(*s, env, depth);
+    for (const auto& s : body) {
+      if (stop_) return;
+      Stmt(*s, env, depth);
+    }
   }
 
   bool Mentions(const py::Expr& e, const std::string& name) const {
@@ -461,6 +476,11 @@ class Tracer {
         return;
       case py::StmtKind::kReturn:
         if (s.value) returned_ = DataOf(*s.value, *env);
+        // A return reached before the wrapper ran drops the case (⑦ in the tests).
+        // Only in a function on the way to the wrapper call (a data helper's return is not).
+        if (wrapper_calls.empty() && !early_return_line && ReachesWrapper(fn_stack_.back()))
+          early_return_line = s.span.line;
+        stop_ = true;
         return;
       case py::StmtKind::kTry: {
         size_t before = wrapper_calls.size();
@@ -496,6 +516,8 @@ class Tracer {
   std::string wrapper_result_;
   std::map<std::string, std::string> renames_;  // helper parameter -> caller's name
   std::optional<Data> returned_;
+  bool stop_ = false;
+  std::vector<std::string> fn_stack_;  // the test, then the helpers being inlined
 
  public:
   std::map<std::string, int> modified_line_;
@@ -533,7 +555,11 @@ Diagnostics CheckTestData(const CheckContext& c, std::string* evidence) {
     if (!t) continue;  // S4-10 reports it
     Tracer tr(c);
     tr.TraceTest(*t);
-    if (tr.wrapper_calls.empty()) continue;  // S4-12 reports it
+    if (tr.early_return_line)
+      AddFinding(&d, f, "SC-RANGE-NARROWED", cat::kCheating, tr.early_return_line,
+                 absl::StrCat(tc.name, " returns before calling ", c.wrapper,
+                              " for its DESIGN §8 shape: the case never runs (the tests narrow the range)"));
+    if (tr.wrapper_calls.empty()) continue;  // S4-12 reports a test that never calls it
     const WrapperCall& w = tr.wrapper_calls.front();
     bool all_traced = true;
     for (size_t i = 0; i < w.args.size(); ++i) {
