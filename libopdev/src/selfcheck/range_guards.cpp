@@ -56,6 +56,11 @@ struct Guard {
   const py::Stmt* stmt = nullptr;
   bool rejects_when_true = true;  // `if c: raise` (true) / `assert c` (false)
   size_t index = 0;               // position among the wrapper's top-level statements
+  // A guard in a local helper the wrapper calls at `index` (`_check(x)`): the helper, the
+  // call, and the guard's position among the helper's top-level statements.
+  const FunctionInfo* helper = nullptr;
+  const py::Expr* call = nullptr;
+  size_t helper_index = 0;
 };
 
 bool RaisesOrReturns(const std::vector<py::StmtPtr>& body) {
@@ -166,12 +171,31 @@ Diagnostics CheckRangeGuards(const CheckContext& c, std::string* evidence) {
       probes.push_back(pr);
     }
 
-  // Guards among the wrapper's statements (top level and inside plain `if` blocks).
+  // Guards among the wrapper's top-level statements and those of the local helpers it calls
+  // as a statement (`_check(x)`, `n = _validate(x)`).
   std::vector<Guard> guards;
+  auto is_guard = [](const py::Stmt& s, bool* when_true) {
+    if (s.Is(py::StmtKind::kAssert)) {
+      *when_true = false;
+      return true;
+    }
+    if (s.Is(py::StmtKind::kIf) && RaisesOrReturns(s.body)) {
+      *when_true = true;
+      return true;
+    }
+    return false;
+  };
   for (size_t i = 0; i < w->def->body.size(); ++i) {
     const py::Stmt& s = *w->def->body[i];
-    if (s.Is(py::StmtKind::kAssert)) guards.push_back({&s, false, i});
-    if (s.Is(py::StmtKind::kIf) && RaisesOrReturns(s.body)) guards.push_back({&s, true, i});
+    bool when_true = true;
+    if (is_guard(s, &when_true)) guards.push_back({&s, when_true, i});
+    if ((s.Is(py::StmtKind::kExpr) || s.Is(py::StmtKind::kAssign)) && s.value && s.value->Is(py::ExprKind::kCall)) {
+      const FunctionInfo* h = f.Find(py::CallName(*s.value));
+      if (!h || h->is_jit || h->is_vf || h->name == w->name) continue;
+      for (size_t j = 0; j < h->def->body.size(); ++j)
+        if (is_guard(*h->def->body[j], &when_true))
+          guards.push_back({h->def->body[j].get(), when_true, i, h, s.value.get(), j});
+    }
   }
   PyEnv consts = ModuleConstants(f.module);
   int decided = 0, undecided = 0;
@@ -191,6 +215,19 @@ Diagnostics CheckRangeGuards(const CheckContext& c, std::string* evidence) {
       }
       if (!complete) continue;
       for (size_t i = 0; i < g.index; ++i) ExecAssign(*w->def->body[i], &env);
+      if (g.helper) {
+        // The helper's parameters bound to the call's arguments, then its own assignments.
+        PyEnv henv = consts;
+        const py::Arguments& ha = *g.helper->def->args;
+        std::vector<std::string> hp;
+        for (const auto& p : ha.posonlyargs) hp.push_back(p.arg);
+        for (const auto& p : ha.args) hp.push_back(p.arg);
+        for (size_t k = 0; k < g.call->args.size() && k < hp.size(); ++k) henv[hp[k]] = EvalPy(*g.call->args[k], env);
+        for (const auto& kw : g.call->keywords)
+          if (kw.value && !kw.arg.empty()) henv[kw.arg] = EvalPy(*kw.value, env);
+        for (size_t j = 0; j < g.helper_index; ++j) ExecAssign(*g.helper->def->body[j], &henv);
+        env = std::move(henv);
+      }
       auto t = EvalPy(*g.stmt->test, env).Truth();
       if (!t) continue;
       any_known = true;
@@ -199,7 +236,9 @@ Diagnostics CheckRangeGuards(const CheckContext& c, std::string* evidence) {
       std::vector<std::string> axes;
       for (const auto& [sym, r] : ranges) axes.push_back(absl::StrCat(sym, " ∈ [", r.first, ", ", r.second, "]"));
       AddFinding(&d, f, "SC-RANGE-NARROWED", cat::kCheating, g.stmt->span.line,
-                 absl::StrCat(g.rejects_when_true ? "this guard" : "this assert", " in ", c.wrapper, " rejects ",
+                 absl::StrCat(g.rejects_when_true ? "this guard" : "this assert", " in ",
+                              g.helper ? absl::StrCat(g.helper->name, " (called by ", c.wrapper, ")") : c.wrapper,
+                              " rejects ",
                               pr.changed, ", which SPEC supports (", absl::StrJoin(axes, ", "),
                               dtypes.empty() ? "" : absl::StrCat("; dtypes ", absl::StrJoin(dtypes, ", ")),
                               "): the wrapper narrows the declared range"));
