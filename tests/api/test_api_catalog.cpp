@@ -322,3 +322,41 @@ TEST_CASE("catalog: FromJson rejects malformed catalogs with a reason", "[api]")
   auto missing = api::Catalog::FromFile("/nonexistent/catalog.json");
   CHECK(absl::IsNotFound(missing.status()));
 }
+
+TEST_CASE("catalog: op facts (data paths with their pipes, matmul operand dtypes)", "[api]") {
+  const auto& cat = api::Catalog::Builtin();
+  struct Want {
+    const char *op, *src, *dst, *pipe;
+  };
+  for (const Want& w : {Want{"pl.load", "GM", "Mat", "MTE2"}, Want{"pl.load", "GM", "Vec", "MTE2"},
+                        Want{"pl.store", "Acc", "GM", "FIX"}, Want{"pl.store", "Vec", "GM", "MTE3"},
+                        Want{"pl.move", "Mat", "Left", "MTE1"}, Want{"pl.move", "Mat", "Right", "MTE1"},
+                        Want{"pl.move", "Mat", "Bias", "MTE1"}, Want{"pl.move", "Acc", "Vec", "FIX"},
+                        Want{"pl.move", "Vec", "Mat", "MTE3"}, Want{"pl.insert", "Vec", "Mat", "MTE3"},
+                        Want{"pl.matmul", "Left,Right", "Acc", "M"},
+                        Want{"pl.matmul_acc", "Left,Right", "Acc", "M"}}) {
+    CAPTURE(w.op, w.src, w.dst);
+    const api::DataPath* d = cat.FindDataPath(w.op, w.src, w.dst);
+    REQUIRE(d != nullptr);
+    CHECK(d->pipe == w.pipe);
+    CHECK(d->source.find("docs/zh/pypto_pro/") != std::string::npos);
+    // Every data path's op is a catalogued function whose tile parameters allow the spaces.
+    CHECK(cat.FindFunction(w.op) != nullptr);
+  }
+  CHECK(cat.FindDataPath("pl.move", "Left", "Mat") == nullptr);
+  CHECK(cat.FindDataPath("pl.load", "GM", "Left") == nullptr);
+  CHECK(cat.DataPathsOf("pl.move").size() >= 9);
+  CHECK(cat.HasOperandDtypes("pl.matmul_acc", "FP16", "FP16", "FP32"));
+  CHECK(cat.HasOperandDtypes("pl.matmul", "INT8", "INT8", "INT32"));
+  CHECK_FALSE(cat.HasOperandDtypes("pl.matmul", "FP16", "BF16", "FP32"));
+  CHECK_FALSE(cat.HasOperandDtypes("pl.matmul", "INT8", "INT8", "FP32"));
+  for (const auto& d : cat.data_paths()) {
+    CAPTURE(d.op);
+    CHECK(cat.FindFunction(d.op) != nullptr);
+  }
+  auto bad = api::Catalog::FromJson(R"({"schema": "opdev.pypto_pro_api/1",
+    "functions": [], "enums": [], "constants": [], "legacy": [],
+    "data_paths": [{"op": "pl.move", "src": "Mat", "pipe": "MTE1", "source": "s"}]})");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(std::string(bad.status().message()).find("data path of pl.move") != std::string::npos);
+}

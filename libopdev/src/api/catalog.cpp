@@ -238,6 +238,43 @@ absl::StatusOr<Catalog> Catalog::FromJson(std::string_view text) {
       c.legacy_.push_back(std::move(l));
     }
   }
+  // Op facts (optional arrays: a catalog without them has no data paths).
+  if (auto it = root.find("data_paths"); it != root.end() && it->value().is_array()) {
+    for (const auto& v : it->value().get_array()) {
+      if (!v.is_object()) {
+        if (r.error.empty()) r.error = "data_paths: every entry must be an object";
+        break;
+      }
+      const json::object& o = v.get_object();
+      DataPath d;
+      d.op = r.Str(o, "op", "data_paths", true);
+      std::string where = "data path of " + d.op;
+      d.src = r.Str(o, "src", where, true);
+      d.dst = r.Str(o, "dst", where, true);
+      d.pipe = r.Str(o, "pipe", where, true);
+      d.note = r.Str(o, "note", where);
+      d.source = r.Str(o, "source", where, true);
+      c.data_paths_.push_back(std::move(d));
+    }
+  }
+  if (auto it = root.find("operand_dtypes"); it != root.end() && it->value().is_array()) {
+    for (const auto& v : it->value().get_array()) {
+      if (!v.is_object()) {
+        if (r.error.empty()) r.error = "operand_dtypes: every entry must be an object";
+        break;
+      }
+      const json::object& o = v.get_object();
+      OperandDtypes d;
+      d.op = r.Str(o, "op", "operand_dtypes", true);
+      std::string where = "operand dtypes of " + d.op;
+      d.lhs = r.Str(o, "lhs", where, true);
+      d.rhs = r.Str(o, "rhs", where, true);
+      d.dst = r.Str(o, "dst", where, true);
+      d.note = r.Str(o, "note", where);
+      d.source = r.Str(o, "source", where, true);
+      c.operand_dtypes_.push_back(std::move(d));
+    }
+  }
   if (!r.error.empty()) return absl::InvalidArgumentError("API catalog: " + r.error);
   c.Index();
   for (size_t i = 0; i < c.functions_.size(); ++i) {
@@ -308,6 +345,34 @@ bool Catalog::IsNamespace(std::string_view prefix) const {
   for (const auto& n : namespaces_) {
     if (n == prefix) return true;
   }
+  return false;
+}
+
+const DataPath* Catalog::FindDataPath(std::string_view op, std::string_view src,
+                                     std::string_view dst) const {
+  for (const auto& d : data_paths_)
+    if (d.op == op && d.src == src && d.dst == dst) return &d;
+  return nullptr;
+}
+
+std::vector<const DataPath*> Catalog::DataPathsOf(std::string_view op) const {
+  std::vector<const DataPath*> out;
+  for (const auto& d : data_paths_)
+    if (d.op == op) out.push_back(&d);
+  return out;
+}
+
+std::vector<const OperandDtypes*> Catalog::OperandDtypesOf(std::string_view op) const {
+  std::vector<const OperandDtypes*> out;
+  for (const auto& d : operand_dtypes_)
+    if (d.op == op) out.push_back(&d);
+  return out;
+}
+
+bool Catalog::HasOperandDtypes(std::string_view op, std::string_view lhs, std::string_view rhs,
+                               std::string_view dst) const {
+  for (const auto& d : operand_dtypes_)
+    if (d.op == op && d.lhs == lhs && d.rhs == rhs && d.dst == dst) return true;
   return false;
 }
 

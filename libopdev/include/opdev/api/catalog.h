@@ -2,7 +2,9 @@
 // with its parameters (positional-only / positional-or-keyword / keyword-only, defaults,
 // tile roles and memory spaces), where it is legal (VF function, vector section, cube
 // section, kernel body), whether it is an MTE (data-movement) op, plus the enums,
-// constants (pl.DT_*, layouts) and legacy spellings. The data is the reviewed file
+// constants (pl.DT_*, layouts) and legacy spellings, and the op facts the simulator, codegen
+// and self-check share: the data paths of each data-movement / compute op (source space,
+// destination space, pipe) and the documented matmul operand dtypes. The data is the reviewed file
 // libopdev/data/pypto_pro_api.json, embedded into the library at build time; every entry
 // cites its source path in hicann/pypto.
 //
@@ -88,6 +90,29 @@ struct Legacy {
   std::string source;
 };
 
+// One data path of an op: with operands in `src` (MemorySpace names, "GM" for tensors,
+// comma-separated for several inputs such as "Left,Right") and result in `dst`, the op runs
+// on `pipe` (MTE1, MTE2, MTE3, FIX, M, V, S).
+struct DataPath {
+  std::string op;    // "pl.move"
+  std::string src;   // "Mat"
+  std::string dst;   // "Left"
+  std::string pipe;  // "MTE1"
+  std::string note;
+  std::string source;
+};
+
+// A documented operand-dtype combination of a compute op (DESIGN spellings: FP16, BF16,
+// FP32, INT8, INT32, HF8, FP8E4M3FN, FP8E5M2).
+struct OperandDtypes {
+  std::string op;   // "pl.matmul_acc"
+  std::string lhs;  // "FP16"
+  std::string rhs;  // "FP16"
+  std::string dst;  // "FP32"
+  std::string note;
+  std::string source;
+};
+
 class Catalog {
  public:
   // Parses the JSON document (schema opdev.pypto_pro_api/1). Errors name the entry.
@@ -105,6 +130,16 @@ class Catalog {
   const Constant* FindConstant(std::string_view name) const;
   // Legacy entries for a name (several forms may share one name, e.g. set_validshape).
   std::vector<const Legacy*> FindLegacy(std::string_view name) const;
+  // The data path of `op` from `src` to `dst` (space names as in DataPath), or nullptr.
+  const DataPath* FindDataPath(std::string_view op, std::string_view src,
+                               std::string_view dst) const;
+  // Every data path of `op`, in catalog order.
+  std::vector<const DataPath*> DataPathsOf(std::string_view op) const;
+  // The documented operand dtypes of `op`, in catalog order.
+  std::vector<const OperandDtypes*> OperandDtypesOf(std::string_view op) const;
+  // True when (lhs, rhs, dst) is a documented combination of `op`.
+  bool HasOperandDtypes(std::string_view op, std::string_view lhs, std::string_view rhs,
+                        std::string_view dst) const;
   // True when `prefix` is a namespace ("pl", "vf", "pl.system", ...).
   bool IsNamespace(std::string_view prefix) const;
 
@@ -112,6 +147,8 @@ class Catalog {
   const std::vector<Enum>& enums() const { return enums_; }
   const std::vector<Constant>& constants() const { return constants_; }
   const std::vector<Legacy>& legacy() const { return legacy_; }
+  const std::vector<DataPath>& data_paths() const { return data_paths_; }
+  const std::vector<OperandDtypes>& operand_dtypes() const { return operand_dtypes_; }
   const std::string& source_repo() const { return source_repo_; }
   const std::string& source_commit() const { return source_commit_; }
 
@@ -121,6 +158,8 @@ class Catalog {
   std::vector<Enum> enums_;
   std::vector<Constant> constants_;
   std::vector<Legacy> legacy_;
+  std::vector<DataPath> data_paths_;
+  std::vector<OperandDtypes> operand_dtypes_;
   std::vector<std::string> namespaces_;
   std::string source_repo_, source_commit_;
   std::map<std::string, size_t, std::less<>> fn_index_, enum_index_, const_index_;
