@@ -25,7 +25,7 @@ int RunSim(const std::vector<std::string>& args) {
   po::options_description opts("options");
   opts.add_options()("file", po::value<std::string>(), "kernel .py file")(
       "entry", po::value<std::string>(), "wrapper or @pl.jit kernel to run")(
-      "in", po::value<std::vector<std::string>>()->composing(), "input tensor (.npy), in parameter order")(
+      "in", po::value<std::vector<std::string>>()->composing(), "input tensor (.npy; 2-byte raw '<V2' is bfloat16), in parameter order")(
       "scalar", po::value<std::vector<double>>()->composing(), "extra scalar argument after the tensors")(
       "out-dir", po::value<std::string>(), "directory for the output .npy files")(
       "block-dim", po::value<int64_t>()->default_value(0),

@@ -1,9 +1,13 @@
-// Helpers shared by the simulator tests: deterministic inputs, double-precision references
-// and running a test kernel from tests/data/sim.
+// Helpers shared by the simulator tests: deterministic inputs, double-precision references,
+// running a test kernel from tests/data/sim and planting defects in kernel text.
 #pragma once
 
 #include "opdev/precision/tensor.h"
 #include "opdev/sim/simulator.h"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
 
 #include <cmath>
 #include <cstdint>
@@ -53,6 +57,36 @@ inline double MaxAbsDiff(const opdev::precision::Tensor& a, const std::vector<do
     d = std::max(d, std::fabs(x - ref[static_cast<size_t>(i)]));
   }
   return d;
+}
+
+// Replaces the single occurrence of `from` (must exist exactly once).
+inline std::string Mutate(std::string src, const std::string& from, const std::string& to) {
+  auto pos = src.find(from);
+  REQUIRE(pos != std::string::npos);
+  REQUIRE(src.find(from, pos + 1) == std::string::npos);
+  return src.replace(pos, from.size(), to);
+}
+
+// Replaces the n-th (0-based) occurrence of `from`.
+inline std::string MutateNth(std::string src, const std::string& from, const std::string& to, int n) {
+  size_t pos = src.find(from);
+  for (int i = 0; i < n && pos != std::string::npos; ++i) pos = src.find(from, pos + 1);
+  REQUIRE(pos != std::string::npos);
+  return src.replace(pos, from.size(), to);
+}
+
+// 1-based line of the n-th occurrence of `needle`.
+inline int LineOf(const std::string& src, const std::string& needle, int n = 0) {
+  size_t pos = src.find(needle);
+  for (int i = 0; i < n && pos != std::string::npos; ++i) pos = src.find(needle, pos + 1);
+  REQUIRE(pos != std::string::npos);
+  return 1 + static_cast<int>(std::count(src.begin(), src.begin() + static_cast<long>(pos), '\n'));
+}
+
+inline bool HasAt(const opdev::Diagnostics& d, std::string_view code, int line) {
+  for (const auto& x : d.items())
+    if (x.code == code && x.line == line) return true;
+  return false;
 }
 
 }  // namespace simtest

@@ -15,29 +15,9 @@ namespace {
 
 std::string Base() { return *ReadTextFile(simtest::DataPath("softmax_vf_fp32.py")); }
 
-// Replaces the single occurrence of `from` (must exist exactly once).
-std::string Mutate(std::string src, const std::string& from, const std::string& to) {
-  auto pos = src.find(from);
-  REQUIRE(pos != std::string::npos);
-  REQUIRE(src.find(from, pos + 1) == std::string::npos);
-  return src.replace(pos, from.size(), to);
-}
-
-// Replaces the n-th (0-based) occurrence of `from`.
-std::string MutateNth(std::string src, const std::string& from, const std::string& to, int n) {
-  size_t pos = src.find(from);
-  for (int i = 0; i < n && pos != std::string::npos; ++i) pos = src.find(from, pos + 1);
-  REQUIRE(pos != std::string::npos);
-  return src.replace(pos, from.size(), to);
-}
-
-// 1-based line of the n-th occurrence of `needle`.
-int LineOf(const std::string& src, const std::string& needle, int n = 0) {
-  size_t pos = src.find(needle);
-  for (int i = 0; i < n && pos != std::string::npos; ++i) pos = src.find(needle, pos + 1);
-  REQUIRE(pos != std::string::npos);
-  return 1 + static_cast<int>(std::count(src.begin(), src.begin() + static_cast<long>(pos), '\n'));
-}
+using simtest::LineOf;
+using simtest::Mutate;
+using simtest::MutateNth;
 
 struct Run {
   sim::SimResult r;
@@ -55,11 +35,7 @@ Run RunSoftmax(const std::string& src, std::vector<int64_t> shape = {777, 300}) 
   return out;
 }
 
-bool HasAt(const Diagnostics& d, std::string_view code, int line) {
-  for (const auto& x : d.items())
-    if (x.code == code && x.line == line) return true;
-  return false;
-}
+using simtest::HasAt;
 
 }  // namespace
 

@@ -16,6 +16,7 @@ BuiltinFn FindBuiltin(const std::string& q) {
     RegisterTileBuiltins(t);
     RegisterVfBuiltins(t);
     RegisterHostBuiltins(t);
+    RegisterCubeBuiltins(t);
     return t;
   }();
   auto it = table.find(q);

@@ -50,6 +50,13 @@ using BuiltinTable = std::map<std::string, BuiltinFn>;
 void RegisterTileBuiltins(BuiltinTable& t);  // pl.* (tiles, data movement, tile ops, system)
 void RegisterVfBuiltins(BuiltinTable& t);    // vf.*
 void RegisterHostBuiltins(BuiltinTable& t);  // Python builtins, torch, platform
+void RegisterCubeBuiltins(BuiltinTable& t);  // pl.move/insert/matmul*/set_mm_layout_transform
+
+// Cube hooks (builtins_cube.cpp): the Acc side of pl.store (phase / accumulation rules; call
+// before the FIX transfer), a new L1 tile group's bank placement, and the end-of-core checks.
+void CubeStoreFromAcc(Interp& in, const Args& a, Tile& acc, const std::string& phase);
+void CheckL1Group(Interp& in, const TileGroup& g);
+void FinishCubeCore(Interp& in, CoreContext& core);
 
 Value MakeReg(VReg r);
 Value MakeMask(MaskReg m);

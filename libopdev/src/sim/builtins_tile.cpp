@@ -9,6 +9,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
+#include <cstring>
+
 namespace opdev::sim {
 
 namespace {
@@ -21,6 +23,36 @@ void ReportIssues(Interp& in, int line, const std::vector<Issue>& issues) {
 
 void RequireKernel(const Args& a) {
   if (!a.in().in_kernel) a.Fail("only valid inside a @pl.jit kernel");
+}
+
+// TileType.md: the layouts each Cube memory space takes (illegal combinations raise
+// ValueError when the TileType is built).
+void CheckCubeLayout(Interp& in, int line, const TileType& tt) {
+  const Layout l = tt.EffectiveLayout();
+  bool ok = true;
+  const char* allowed = "";
+  switch (tt.space) {
+    case MemSpace::kMat:
+      allowed = "NZ or ZN (ND for INT64/UINT64)";
+      ok = l == Layout::kNZ || l == Layout::kZN ||
+           (l == Layout::kND && (tt.dtype == DType::kInt64 || tt.dtype == DType::kUInt64));
+      break;
+    case MemSpace::kLeft: allowed = "NZ (A5) or ZZ (A3)"; ok = l == Layout::kNZ || l == Layout::kZZ; break;
+    case MemSpace::kRight: allowed = "ZN"; ok = l == Layout::kZN; break;
+    case MemSpace::kAcc: allowed = "NZ"; ok = l == Layout::kNZ; break;
+    case MemSpace::kScaling: allowed = "ND"; ok = l == Layout::kND; break;
+    case MemSpace::kBias: allowed = "ND (one row)"; ok = l == Layout::kND; break;
+    case MemSpace::kScaleLeft: allowed = "ZZ"; ok = l == Layout::kZZ; break;
+    case MemSpace::kScaleRight: allowed = "NN"; ok = l == Layout::kNN; break;
+    default: break;
+  }
+  if (!ok)
+    in.Fail(hazard::kCubeLayout, line,
+            absl::StrFormat("pl.TileType: %s tiles take layout %s, not %s (TileType.md: ValueError)",
+                            std::string(MemSpaceName(tt.space)), allowed, std::string(LayoutName(l))));
+  if (tt.compact == 2 && tt.space != MemSpace::kVec)
+    in.Fail(hazard::kUnsupported, line,
+            "compact=2 (row_plus_one) on a Cube tile is not simulated: the docs do not give its layout");
 }
 
 Value TileTypeFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
@@ -56,6 +88,8 @@ Value TileTypeFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
     tt->pad = *p;
   }
   if (const Value* v = a.Get(7, "compact"); v && v->kind != VK::kNone) tt->compact = static_cast<int>(in.ToInt(*v, call.line, "compact"));
+  if (tt->compact < 0 || tt->compact > 2) a.Fail(absl::StrFormat("compact must be None, 0, 1 or 2, got %d", tt->compact));
+  CheckCubeLayout(in, call.line, *tt);
   return Value::Obj(VK::kTileType, tt);
 }
 
@@ -126,21 +160,34 @@ Value MakeTileGroupFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   g->name = in.assign_name.empty() ? absl::StrCat("group@", call.line) : in.assign_name;
   for (int64_t i = 0; i < depth; ++i)
     g->slots.push_back(NewTile(in, tt, static_cast<uint64_t>(list[i]), tt.Bytes(), absl::StrCat(g->name, "[", i, "]"), call.line));
+  if (const Value* m = a.Get(99, "mutex_ids"); m && m->IsSeq())
+    for (const auto& id : m->Items())
+      if (!id.IsSeq()) g->mutex_ids.push_back(in.ToInt(id, call.line, "mutex id"));
+  CheckL1Group(in, *g);
+  in.core->groups.push_back(g);
   return Value::Obj(VK::kGroup, g);
 }
 
 Value BlockIdx(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   Args a(in, call, pos, kw, "pl.get_block_idx");
   RequireKernel(a);
-  return Value::Int(in.core_id);
+  return Value::Int(in.core->BlockIdx());
 }
 Value BlockNum(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   Args a(in, call, pos, kw, "pl.get_block_num");
   RequireKernel(a);
-  return Value::Int(in.block_dim);
+  return Value::Int(in.core->block_num);
 }
-Value SubblockIdx(Interp&, const XNode&, BArgs&, Kwargs&) { return Value::Int(0); }
-Value SubblockNum(Interp&, const XNode&, BArgs&, Kwargs&) { return Value::Int(1); }
+Value SubblockIdx(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "pl.get_subblock_idx");
+  RequireKernel(a);
+  return Value::Int(in.core->subblock_idx);
+}
+Value SubblockNum(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "pl.get_subblock_num");
+  RequireKernel(a);
+  return Value::Int(in.core->subblock_num);
+}
 
 Value ScalarMinMax(Interp& in, const XNode& call, BArgs& pos, bool is_min) {
   if (pos.size() == 1 && pos[0].IsSeq()) pos = pos[0].Items();
@@ -174,7 +221,9 @@ Value PlRange(Interp& in, const XNode& call, BArgs& pos, Kwargs&) {
 Value NoOp(Interp&, const XNode&, BArgs&, Kwargs&) { return Value::None(); }
 
 void SetValid(Interp& in, int line, Tile& t, int64_t r, int64_t c) {
-  if (t.last_load_line > 0) {
+  // Vec tiles only: on the Cube path narrowing a loaded Mat tile selects the window the next
+  // pl.move extracts (the official dynamic matmul sample does it on every K sub-tile).
+  if (t.last_load_line > 0 && t.type.space == MemSpace::kVec) {
     in.sink.Report(hazard::kValidShapeAfterLoad, line,
                    absl::StrFormat("set_validshape on tile '%s' after the pl.load at line %d that it should "
                                    "bound: that load used the previous valid shape [%d, %d]; call "
@@ -232,9 +281,25 @@ Value LoadImpl(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw, bool tile_
     else if (off.size() == 1) off[0] *= t->type.shape[1];
   }
   if (t->type.space != MemSpace::kVec && t->type.space != MemSpace::kMat)
-    a.Fail("the destination must be a Vec (UB) or Mat (L1) tile");
+    in.Fail(hazard::kCubeSpace, call.line,
+            absl::StrFormat("%s into %s tile '%s': loads go to Vec (UB) or Mat (L1) only (load.md); "
+                            "Cube operands reach Left/Right/Bias through pl.move",
+                            a.fname(), std::string(MemSpaceName(t->type.space)), t->name));
+  const bool transposed = Transposed(a, 99);
   in.MarkUsed(*t);
-  ReportIssues(in, call.line, LoadTile(*in.mem, *t, src, off, Transposed(a, 99)));
+  if (t->type.space == MemSpace::kMat) {
+    // Cube_matrix_computation.md: a transposed load (order=[1, 0]) lands in a ZN Mat tile, a
+    // plain one in NZ (the GM ND -> NZ fractal conversion).
+    const Layout l = t->type.EffectiveLayout();
+    if (transposed != (l == Layout::kZN) && l != Layout::kND)
+      in.Fail(hazard::kCubeLayout, call.line,
+              absl::StrFormat("%s%s into Mat tile '%s' with layout %s: a %s load needs layout=pl.%s "
+                              "(Cube_matrix_computation.md, transposed loads)",
+                              a.fname(), transposed ? " order=[1, 0]" : "", t->name,
+                              std::string(LayoutName(l)), transposed ? "transposed" : "plain",
+                              transposed ? "ZN" : "NZ"));
+  }
+  ReportIssues(in, call.line, LoadTile(in.Mem(), *t, src, off, transposed));
   in.stats.tile_elems += t->valid_rows * t->valid_cols;
   t->last_load_line = call.line;
   return Value::None();
@@ -253,12 +318,50 @@ Value StoreImpl(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw, bool tile
     else if (off.size() == 1) off[0] *= t->type.shape[1];
   }
   if (t->type.space != MemSpace::kVec && t->type.space != MemSpace::kAcc)
-    a.Fail("the source must be a Vec (UB) or Acc (L0C) tile");
+    in.Fail(hazard::kCubeSpace, call.line,
+            absl::StrFormat("%s from %s tile '%s': stores read Vec (UB) or Acc (L0C) only (store.md)",
+                            a.fname(), std::string(MemSpaceName(t->type.space)), t->name));
   std::string atomic = a.EnumArg(99, "atomic");
   if (!atomic.empty() && atomic != "AtomicNone") in.Fail(hazard::kUnsupported, call.line, "pl.store atomic=" + atomic + " is not simulated yet");
+  if (const Value* o = a.Get(99, "order"); o && o->kind != VK::kNone) {
+    auto v = a.IntList(99, "order");
+    if (v.size() != 2 || v[0] >= v[1]) a.Fail("order must be ascending [0, 1] (store.md: descending orders are rejected)");
+  }
   in.MarkUsed(*t);
   t->last_load_line = 0;
-  ReportIssues(in, call.line, StoreTile(dst, *in.mem, *t, off, static_cast<int>(in.core_id)));
+  FixOptions fix;
+  if (t->type.space == MemSpace::kAcc) {
+    std::string phase;
+    if (const Value* p = a.Get(99, "phase"); p && p->kind != VK::kNone) {
+      if (p->kind != VK::kEnum || p->s.rfind("STPhase.", 0) != 0)
+        a.Fail("'phase' must be a pl.STPhase member, got " + Repr(*p));
+      phase = p->s.substr(8);
+    }
+    if (const Value* r = a.Get(99, "relu_pre_mode"); r && r->kind != VK::kNone) {
+      if (r->kind != VK::kEnum || r->s != "ReluPreMode.NormalRelu")
+        in.Fail(hazard::kUnsupported, call.line, "relu_pre_mode " + Repr(*r) + " is not simulated (NormalRelu only)");
+      fix.relu = true;
+    }
+    if (const Value* sc = a.Get(99, "scale"); sc && sc->kind != VK::kNone) {
+      fix.has_scale = true;
+      if (sc->kind == VK::kFloat) {
+        fix.scale = static_cast<float>(sc->f);
+      } else if (sc->kind == VK::kInt) {  // store.md: a runtime INT scalar carries float32 bits
+        uint32_t bits = static_cast<uint32_t>(sc->i);
+        std::memcpy(&fix.scale, &bits, 4);
+      } else {
+        in.Fail(hazard::kUnsupported, call.line,
+                "scale=" + Repr(*sc) + " is not simulated (per-tensor float scale only; per-channel Scaling tiles are not)");
+      }
+    }
+    CubeStoreFromAcc(in, a, *t, phase);
+    ReportIssues(in, call.line, StoreTile(dst, in.Mem(), *t, off, in.core->ordinal, &fix));
+  } else {
+    for (const char* k : {"relu_pre_mode", "scale", "phase"})
+      if (const Value* v = a.Get(99, k); v && v->kind != VK::kNone)
+        a.Fail(absl::StrCat("'", k, "' applies to stores from Acc (FIX) only"));
+    ReportIssues(in, call.line, StoreTile(dst, in.Mem(), *t, off, in.core->ordinal));
+  }
   in.stats.tile_elems += t->valid_rows * t->valid_cols;
   return Value::None();
 }
@@ -281,7 +384,7 @@ Value FillPadFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
                                               : tileop::FillPadMode::kNormal;
   Consume(in, src);
   Consume(in, out);
-  ReportIssues(in, call.line, tileop::FillPad(*in.mem, out, src, m));
+  ReportIssues(in, call.line, tileop::FillPad(in.Mem(), out, src, m));
   return Value::None();
 }
 Value FillPadInplace(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
@@ -291,7 +394,7 @@ Value FillPadInplace(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   Tile* src = &t;
   if (a.npos() >= 2) src = &a.TileArg(1, "src");
   Consume(in, t);
-  ReportIssues(in, call.line, tileop::FillPad(*in.mem, t, *src, tileop::FillPadMode::kInplace));
+  ReportIssues(in, call.line, tileop::FillPad(in.Mem(), t, *src, tileop::FillPadMode::kInplace));
   return Value::None();
 }
 Value FillPadExpand(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
@@ -301,7 +404,7 @@ Value FillPadExpand(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   Tile& src = a.TileArg(1, "src");
   Consume(in, out);
   Consume(in, src);
-  ReportIssues(in, call.line, tileop::FillPad(*in.mem, out, src, tileop::FillPadMode::kExpand));
+  ReportIssues(in, call.line, tileop::FillPad(in.Mem(), out, src, tileop::FillPadMode::kExpand));
   return Value::None();
 }
 
@@ -322,7 +425,7 @@ Value TileBinary(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
     Tile& src = lhs.As<Tile>();
     Consume(in, src);
     Consume(in, out);
-    ReportIssues(in, call.line, tileop::Reduce(*in.mem, OP == tileop::Bin::kMax ? tileop::Red::kMax : tileop::Red::kMin, out, src, static_cast<int>(dim)));
+    ReportIssues(in, call.line, tileop::Reduce(in.Mem(), OP == tileop::Bin::kMax ? tileop::Red::kMax : tileop::Red::kMin, out, src, static_cast<int>(dim)));
     return Value::None();
   }
   Consume(in, out);
@@ -330,13 +433,13 @@ Value TileBinary(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   if (lhs.kind == VK::kTile && rhs.kind == VK::kTile) {
     Consume(in, lhs.As<Tile>());
     Consume(in, rhs.As<Tile>());
-    issues = tileop::Binary(*in.mem, OP, out, lhs.As<Tile>(), rhs.As<Tile>());
+    issues = tileop::Binary(in.Mem(), OP, out, lhs.As<Tile>(), rhs.As<Tile>());
   } else if (lhs.kind == VK::kTile && rhs.IsNumber()) {
     Consume(in, lhs.As<Tile>());
-    issues = tileop::BinaryScalar(*in.mem, OP, out, lhs.As<Tile>(), in.ToDouble(rhs, call.line, "scalar"));
+    issues = tileop::BinaryScalar(in.Mem(), OP, out, lhs.As<Tile>(), in.ToDouble(rhs, call.line, "scalar"));
   } else if (rhs.kind == VK::kTile && lhs.IsNumber()) {
     Consume(in, rhs.As<Tile>());
-    issues = tileop::BinaryScalar(*in.mem, OP, out, rhs.As<Tile>(), in.ToDouble(lhs, call.line, "scalar"), true);
+    issues = tileop::BinaryScalar(in.Mem(), OP, out, rhs.As<Tile>(), in.ToDouble(lhs, call.line, "scalar"), true);
   } else {
     a.Fail("operands must be tiles or a tile and a scalar");
   }
@@ -354,7 +457,7 @@ Value TileScalarOp(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   double s = a.Num(2, "scalar");
   Consume(in, out);
   Consume(in, src);
-  ReportIssues(in, call.line, tileop::BinaryScalar(*in.mem, OP, out, src, s));
+  ReportIssues(in, call.line, tileop::BinaryScalar(in.Mem(), OP, out, src, s));
   return Value::None();
 }
 
@@ -367,7 +470,7 @@ Value TileUnary(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   Consume(in, out);
   Consume(in, src);
   in.stats.tile_elems += out.valid_rows * out.valid_cols;
-  ReportIssues(in, call.line, tileop::Unary(*in.mem, OP, out, src));
+  ReportIssues(in, call.line, tileop::Unary(in.Mem(), OP, out, src));
   return Value::None();
 }
 
@@ -381,7 +484,7 @@ Value CastFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
     in.Fail(hazard::kUnsupported, call.line, "pl.cast mode " + mode + " is not simulated (round-to-nearest-even only)");
   Consume(in, out);
   Consume(in, src);
-  ReportIssues(in, call.line, tileop::Cast(*in.mem, out, src));
+  ReportIssues(in, call.line, tileop::Cast(in.Mem(), out, src));
   return Value::None();
 }
 
@@ -390,7 +493,7 @@ Value ExpandsFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   RequireKernel(a);
   Tile& out = a.TileArg(0, "out");
   Consume(in, out);
-  ReportIssues(in, call.line, tileop::Expands(*in.mem, out, a.Num(1, "scalar")));
+  ReportIssues(in, call.line, tileop::Expands(in.Mem(), out, a.Num(1, "scalar")));
   return Value::None();
 }
 
@@ -404,7 +507,7 @@ Value ReduceFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   if (const Value* d = a.Get(99, "dim")) dim = in.ToInt(*d, call.line, "dim");
   Consume(in, out);
   Consume(in, src);
-  ReportIssues(in, call.line, tileop::Reduce(*in.mem, OP, out, src, static_cast<int>(dim)));
+  ReportIssues(in, call.line, tileop::Reduce(in.Mem(), OP, out, src, static_cast<int>(dim)));
   return Value::None();
 }
 
@@ -420,7 +523,7 @@ Value ExpandFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   Consume(in, out);
   Consume(in, src);
   Consume(in, vec);
-  ReportIssues(in, call.line, tileop::Expand(*in.mem, OP, out, src, vec, static_cast<int>(dim)));
+  ReportIssues(in, call.line, tileop::Expand(in.Mem(), OP, out, src, vec, static_cast<int>(dim)));
   return Value::None();
 }
 
@@ -434,7 +537,7 @@ Value CompareFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   Consume(in, out);
   Consume(in, x);
   Consume(in, y);
-  ReportIssues(in, call.line, tileop::Compare(*in.mem, OP, out, x, y));
+  ReportIssues(in, call.line, tileop::Compare(in.Mem(), OP, out, x, y));
   return Value::None();
 }
 
@@ -449,14 +552,8 @@ Value SelectFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   Consume(in, m);
   Consume(in, l);
   Consume(in, r);
-  ReportIssues(in, call.line, tileop::Select(*in.mem, out, m, l, r));
+  ReportIssues(in, call.line, tileop::Select(in.Mem(), out, m, l, r));
   return Value::None();
-}
-
-Value CubeUnsupported(Interp& in, const XNode& call, BArgs&, Kwargs&) {
-  in.Fail(hazard::kUnsupported, call.line,
-          "cube operations (pl.matmul/matmul_acc/move/insert) are not simulated yet; the memory model "
-          "holds Mat/Left/Right/Acc tiles but their data paths are not implemented");
 }
 
 }  // namespace
@@ -534,12 +631,10 @@ void RegisterTileBuiltins(BuiltinTable& t) {
   t["pl.gt"] = CompareFn<tileop::Cmp::kGt>;
   t["pl.ge"] = CompareFn<tileop::Cmp::kGe>;
   t["pl.select"] = SelectFn;
-  for (const char* n : {"pl.matmul", "pl.matmul_acc", "pl.matmul_mx", "pl.matmul_mx_acc", "pl.move", "pl.insert"})
-    t[n] = CubeUnsupported;
   for (const char* n : {"pl.system.bar_m", "pl.system.bar_mte1", "pl.system.bar_mte2", "pl.system.bar_mte3",
                         "pl.system.bar_fix", "pl.system.bar_all", "pl.system.bar_v", "pl.system.sync_src",
                         "pl.system.sync_dst", "pl.system.set_cross_core", "pl.system.wait_cross_core",
-                        "pl.system.sync_all", "pl.system.set_mm_layout_transform", "pl.system.mutex_lock",
+                        "pl.system.sync_all", "pl.system.mutex_lock",
                         "pl.system.mutex_unlock", "pl.printf", "pl.pto_assert", "pl.dump_data",
                         "pl.section_vector", "pl.section_cube"})
     t[n] = NoOp;

@@ -80,7 +80,7 @@ uint64_t CheckedAddress(const Args& a, const RegAddr& ra, DType dtype, const cha
   if (t.type.space != MemSpace::kVec) a.Fail(absl::StrCat(what, " needs a Vec (UB) tile"));
   const int64_t es = static_cast<int64_t>(DTypeSize(dtype));
   const int64_t byte = static_cast<int64_t>(t.addr) + ra.elem * static_cast<int64_t>(t.elem_size());
-  const SpaceBuffer& buf = in.mem->Get(MemSpace::kVec);
+  const SpaceBuffer& buf = in.Mem().Get(MemSpace::kVec);
   if (ra.elem < 0 || byte < 0 || static_cast<uint64_t>(byte) + kVRegBytes > buf.capacity) {
     in.Fail(hazard::kRegisterRange, a.line(),
             absl::StrFormat("%s at element offset %d of tile '%s' reaches bytes [0x%x, 0x%x), outside UB (%d bytes)",
@@ -119,7 +119,7 @@ Value LoadAlignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   uint64_t byte = CheckedAddress(a, ra, d, "vf.load_align");
   in.MarkUsed(*ra.tile);
   ra.tile->last_load_line = 0;
-  SpaceBuffer& buf = in.mem->Get(MemSpace::kVec);
+  SpaceBuffer& buf = in.Mem().Get(MemSpace::kVec);
   if (!dist.empty() && dist != "NORM") {
     if (dist.rfind("BRC", 0) != 0) in.Fail(hazard::kUnsupported, call.line, "vf.load_align dist=" + dist + " is not simulated");
     // Broadcast one element to every lane.
@@ -160,7 +160,7 @@ Value StoreAlignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
                    absl::StrFormat("vf.store_align of a %s register into %s tile '%s'", std::string(DTypeName(r.dtype)),
                                    std::string(DTypeName(t.type.dtype)), t.name));
   }
-  SpaceBuffer& buf = in.mem->Get(MemSpace::kVec);
+  SpaceBuffer& buf = in.Mem().Get(MemSpace::kVec);
   if (vf::StoreBytes(r, m, buf.bytes.data() + byte, buf.written.data() + byte)) {
     in.sink.Report(hazard::kUninitRead, call.line,
                    "vf.store_align stores active lanes computed from on-chip bytes never written in this run "

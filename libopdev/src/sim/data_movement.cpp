@@ -7,6 +7,7 @@
 #include "absl/strings/str_join.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace opdev::sim {
@@ -77,10 +78,10 @@ std::vector<Issue> LoadTile(CoreMemory& mem, Tile& dst, const GmTensor& src,
   const int64_t c0 = m.base[m.col_axis];
   const int64_t rs = m.row_axis >= 0 ? strides[m.row_axis] : 0;
   const size_t tes = dst.elem_size();
-  const bool nd = dst.type.EffectiveLayout() == Layout::kND;
   for (int64_t r = 0; r < dst.valid_rows; ++r) {
-    // Fast path: a contiguous row segment into an ND tile of the same dtype.
-    if (!transpose && same_type && nd && lead_ok) {
+    // Fast path: a row segment copied in runs the tile's layout keeps contiguous (the whole
+    // segment for ND, 32-byte fractal rows for NZ).
+    if (!transpose && same_type && lead_ok) {
       const int64_t gr = r0 + r;
       int64_t lo = std::max<int64_t>(0, -c0), hi = std::min<int64_t>(dst.valid_cols, cols_n - c0);
       if (gr < 0 || gr >= rows_n) { lo = 0; hi = 0; }
@@ -88,13 +89,15 @@ std::vector<Issue> LoadTile(CoreMemory& mem, Tile& dst, const GmTensor& src,
       const int64_t bad = dst.valid_cols - (hi - lo);
       if (bad > 0 && oob == 0) { first_oob_r = r; first_oob_c = (lo > 0 || hi == lo) ? 0 : hi; }
       oob += bad;
-      if (hi > lo) {
-        uint64_t off = dst.addr + dst.ElementOffset(r, lo);
-        uint64_t len = static_cast<uint64_t>(hi - lo) * tes;
+      for (int64_t c = lo; c < hi;) {
+        const int64_t run = dst.RowRun(c, hi);
+        uint64_t off = dst.addr + dst.ElementOffset(r, c);
+        uint64_t len = static_cast<uint64_t>(run) * tes;
         if (off + len <= buf.bytes.size()) {
-          std::memcpy(buf.bytes.data() + off, src.data.data() + (base_flat + r * rs + lo) * static_cast<int64_t>(es), len);
+          std::memcpy(buf.bytes.data() + off, src.data.data() + (base_flat + r * rs + c) * static_cast<int64_t>(es), len);
           std::memset(buf.written.data() + off, 1, len);
         }
+        c += run;
       }
       continue;
     }
@@ -131,7 +134,7 @@ std::vector<Issue> LoadTile(CoreMemory& mem, Tile& dst, const GmTensor& src,
 }
 
 std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& src,
-                             const std::vector<int64_t>& offsets, int core_id) {
+                             const std::vector<int64_t>& offsets, int core_id, const FixOptions* fix) {
   std::vector<Issue> issues;
   Mapping m = MapAxes(dst, offsets);
   if (!m.ok) {
@@ -158,31 +161,52 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
   const int64_t c0 = m.base[m.col_axis];
   const int64_t rs = m.row_axis >= 0 ? strides[m.row_axis] : 0;
   const size_t tes = src.elem_size();
-  const bool nd = src.type.EffectiveLayout() == Layout::kND;
+  const bool transform = fix && (fix->relu || fix->has_scale);
+  // FIX conversion of one Acc element: ReLU, then the per-tensor scale in FP32, then the
+  // destination dtype (round to nearest even; integers saturate).
+  auto fixed = [&](double v) {
+    if (fix->relu && v < 0) v = 0;
+    if (fix->has_scale) v = static_cast<float>(static_cast<float>(v) * fix->scale);
+    if (!IsFloating(dst.dtype) && !std::isnan(v)) {
+      double lo = 0, hi = 0;
+      switch (dst.dtype) {
+        case DType::kInt8: lo = -128; hi = 127; break;
+        case DType::kUInt8: lo = 0; hi = 255; break;
+        case DType::kInt16: lo = -32768; hi = 32767; break;
+        case DType::kUInt16: lo = 0; hi = 65535; break;
+        case DType::kInt32: lo = -2147483648.0; hi = 2147483647.0; break;
+        default: lo = -9.2e18; hi = 9.2e18; break;
+      }
+      v = std::clamp(std::nearbyint(v), lo, hi);
+    }
+    return v;
+  };
   auto track = [&](int64_t flat) {
     int32_t& w = dst.writer[flat];
     if (w >= 0 && w != core_id) { ++multi; other_core = w; }
     if (w < 0) w = core_id;
   };
   for (int64_t r = 0; r < src.valid_rows; ++r) {
-    if (same_type && nd && lead_ok) {
+    if (same_type && !transform && lead_ok) {
       const int64_t gr = r0 + r;
       int64_t lo = std::max<int64_t>(0, -c0), hi = std::min<int64_t>(src.valid_cols, cols_n - c0);
       if (gr < 0 || gr >= rows_n) { lo = 0; hi = 0; }
       if (hi < lo) hi = lo;
       oob += src.valid_cols - (hi - lo);
-      if (hi > lo) {
-        uint64_t off = src.addr + src.ElementOffset(r, lo);
-        uint64_t len = static_cast<uint64_t>(hi - lo) * tes;
+      for (int64_t c = lo; c < hi;) {
+        const int64_t run = src.RowRun(c, hi);
+        uint64_t off = src.addr + src.ElementOffset(r, c);
+        uint64_t len = static_cast<uint64_t>(run) * tes;
         if (off + len <= buf.bytes.size()) {
-          const int64_t flat0 = base_flat + r * rs + lo;
+          const int64_t flat0 = base_flat + r * rs + c;
           std::memcpy(dst.data.data() + flat0 * static_cast<int64_t>(es), buf.bytes.data() + off, len);
           if (std::memchr(buf.written.data() + off, 0, len) != nullptr) {
-            for (int64_t c = lo; c < hi; ++c)
-              undef += std::memchr(buf.written.data() + off + (c - lo) * tes, 0, tes) != nullptr;
+            for (int64_t i = 0; i < run; ++i)
+              undef += std::memchr(buf.written.data() + off + i * tes, 0, tes) != nullptr;
           }
-          for (int64_t c = lo; c < hi; ++c) track(flat0 + (c - lo));
+          for (int64_t i = 0; i < run; ++i) track(flat0 + i);
         }
+        c += run;
       }
       continue;
     }
@@ -193,7 +217,8 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
       uint64_t off = src.addr + src.ElementOffset(r, c);
       if (off + tes > buf.bytes.size()) continue;
       if (std::memchr(buf.written.data() + off, 0, tes) != nullptr) ++undef;
-      if (same_type) std::memcpy(dst.data.data() + flat * static_cast<int64_t>(es), buf.bytes.data() + off, es);
+      if (fix) dst.SetFromDouble(flat, fixed(LoadScalar(src.type.dtype, buf.bytes.data() + off)));
+      else if (same_type) std::memcpy(dst.data.data() + flat * static_cast<int64_t>(es), buf.bytes.data() + off, es);
       else dst.SetFromDouble(flat, LoadScalar(src.type.dtype, buf.bytes.data() + off));
       track(flat);
     }
@@ -216,7 +241,7 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
                       absl::StrFormat("core %d writes %d element(s) of tensor '%s' already written by core %d",
                                       core_id, multi, dst.name, other_core)});
   }
-  if (!same_type) {
+  if (!same_type && !fix) {
     issues.push_back({hazard::kTypeMismatch,
                       absl::StrFormat("pl.store of %s tile '%s' into %s tensor '%s'",
                                       std::string(DTypeName(src.type.dtype)), src.name,

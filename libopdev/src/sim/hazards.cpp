@@ -48,6 +48,55 @@ const std::vector<HazardInfo>& HazardCatalogue() {
        "the kernel or wrapper failed while executing"},
       {hazard::kBlockDim, Severity::kError, c::kImplementationError,
        "launch block_dim is not a positive integer"},
+      {hazard::kCoreSpace, Severity::kError, c::kImplementationError,
+       "an operation uses a tile in a memory space the executing core does not have (Cube spaces "
+       "on an AIV, Vec on an AIC)"},
+      {hazard::kCubeSpace, Severity::kError, c::kImplementationError,
+       "a Cube operand is in a memory space its operation does not take (matmul lhs not Left, "
+       "load into Left, move between spaces with no data path, ...)"},
+      {hazard::kCubeLayout, Severity::kError, c::kImplementationError,
+       "a Cube tile has a layout its memory space or data path does not take (TileType.md, "
+       "Cube_matrix_computation.md)"},
+      {hazard::kCubeFractal, Severity::kError, c::kImplementationError,
+       "a Cube tile's shape is not a whole number of fractals, or an Acc tile is smaller than "
+       "one fractal (1024 B for FP32/INT32)"},
+      {hazard::kCubeShape, Severity::kError, c::kImplementationError,
+       "matmul operand shapes disagree (K of lhs and rhs, M x N beyond the Acc tile, bias not "
+       "[1, N]) or a valid extent is outside [1, 4095]"},
+      {hazard::kMoveRange, Severity::kError, c::kImplementationError,
+       "a pl.move/pl.insert window (offset + extent) reaches outside its source or destination "
+       "tile, or an offset is not on a fractal boundary"},
+      {hazard::kAccUnwritten, Severity::kError, c::kImplementationError,
+       "matmul_acc or a store reads an Acc tile that no matmul wrote on this core"},
+      {hazard::kPhaseUnpaired, Severity::kError, c::kImplementationError,
+       "a matmul used phase= but the store of its Acc did not (FIX does not wait: corrupt "
+       "result), or the reverse (the store waits for a unit flag no matmul sets: hang)"},
+      {hazard::kPhaseNoFinal, Severity::kError, c::kImplementationError,
+       "a K accumulation never reaches AccPhase.Final before its phase store (the unit flag is "
+       "never set: the store hangs)"},
+      {hazard::kPhaseHang, Severity::kError, c::kImplementationError,
+       "a matmul with phase= waits for a unit flag that an earlier Final left set and no Final "
+       "store cleared (the M pipe hangs)"},
+      {hazard::kKaccPhase, Severity::kError, c::kImplementationError,
+       "K-blocked accumulation (matmul_acc) without phase= on every step (matmul_acc.md: "
+       "precision errors on the device)"},
+      {hazard::kKaccLayout, Severity::kError, c::kImplementationError,
+       "K-blocked accumulation without pl.system.set_mm_layout_transform(enabled=True) "
+       "(matmul_acc.md: precision errors on the device)"},
+      {hazard::kKaccFractal, Severity::kError, c::kImplementationError,
+       "K-blocked accumulation into an Acc tile whose fractal is not 1024 (matmul_acc.md)"},
+      {hazard::kMmLayoutUnpaired, Severity::kWarning, c::kImplementationError,
+       "set_mm_layout_transform(enabled=True) is not switched off before the core ends "
+       "(set_mm_layout_transform.md: must be paired)"},
+      {hazard::kPartialFix, Severity::kError, c::kImplementationError,
+       "a unit-flag (phase=) matmul computes fewer rows or columns than its Acc tile: the "
+       "partial fixpipe handshake hangs (rows) or corrupts the tail (columns)"},
+      {hazard::kMutexShared, Severity::kError, c::kImplementationError,
+       "two tile groups used on one core share a mutex id under auto_mutex (their locks "
+       "interleave: deadlock or race)"},
+      {hazard::kL1BankHalf, Severity::kWarning, c::kImplementationError,
+       "consecutive slots of an L1 (Mat) tile group lie in the same bank half: the MTE2 write "
+       "of one and the MTE1 read of the other conflict on the same banks"},
   };
   return table;
 }

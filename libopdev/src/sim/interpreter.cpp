@@ -2,6 +2,8 @@
 // SPMD cores, tile registration with placement and overlap checks.
 #include "interpreter.h"
 
+#include "builtins.h"
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -444,6 +446,7 @@ Flow Interp::Exec(const std::vector<SNode>& body, Frame& fr, Value* ret) {
         if (ret) *ret = s.value ? Eval(*s.value, fr) : Value::None();
         return Flow::kReturn;
       case SK::kWith: {
+        if (core && !core->Runs(s.section)) break;  // the other domain's section
         Flow f = Exec(s.body, fr, ret);
         if (f != Flow::kNormal) return f;
         break;
@@ -801,15 +804,29 @@ Value Interp::Subscript(const Value& obj, const Value& idx, int line) {
 void Interp::RegisterTile(const std::shared_ptr<Tile>& t, int line) {
   t->id = next_tile_id++;
   t->decl_line = line;
-  if (mem && t->type.space != MemSpace::kGM) mem->Get(t->type.space).dirty = true;
+  if (core && t->type.space != MemSpace::kGM) Mem().Get(t->type.space).dirty = true;
   for (const auto& issue : CheckPlacement(*t, target)) sink.Report(issue.code, line, issue.message);
-  for (const auto& other : core_tiles)
-    if (PartiallyOverlap(*t, *other)) overlaps_.push_back({t, other});
-  core_tiles.push_back(t);
+  if (!core) return;
+  for (const auto& other : core->tiles)
+    if (PartiallyOverlap(*t, *other)) core->overlaps.push_back({t, other});
+  core->tiles.push_back(t);
 }
 
-void Interp::FinishCore() {
-  for (const auto& ov : overlaps_) {
+void Interp::WrongCoreSpace(const Tile& t) const {
+  const MemSpaceInfo* info = FindSpace(target, t.type.space);
+  Fail(hazard::kCoreSpace, current_line,
+       absl::StrFormat("tile '%s' is in %s (%s), which %s does not have: %s; this %s kernel runs "
+                       "this statement on an %s",
+                       t.name, std::string(MemSpaceName(t.type.space)), info ? std::string(info->hardware) : "?",
+                       core->Name(),
+                       core->kind == CoreKind::kAiv ? "Cube spaces belong to the AIC (code inside pl.section_cube())"
+                                                    : "Vec (UB) belongs to the AIV (code inside pl.section_vector())",
+                       std::string(LaunchKindName(core->launch)), std::string(CoreKindName(core->kind))));
+}
+
+void Interp::FinishCore(bool completed) {
+  if (completed) FinishCubeCore(*this, *core);
+  for (const auto& ov : core->overlaps) {
     if (!ov.a->used || !ov.b->used) continue;
     sink.Report(hazard::kTileOverlap, ov.a->decl_line,
                 absl::StrFormat("tile '%s' [0x%x, 0x%x) partially overlaps tile '%s' [0x%x, 0x%x) "
@@ -818,8 +835,9 @@ void Interp::FinishCore() {
                                 ov.b->addr + ov.b->size, ov.b->decl_line,
                                 std::string(MemSpaceName(ov.a->type.space))));
   }
-  overlaps_.clear();
-  core_tiles.clear();
+  core->overlaps.clear();
+  core->tiles.clear();
+  core->groups.clear();
 }
 
 void Interp::Launch(const FuncIR& kernel, int64_t bd, std::vector<Value>& args, Kwargs& kw, int line) {
@@ -857,23 +875,36 @@ void Interp::Launch(const FuncIR& kernel, int64_t bd, std::vector<Value>& args, 
       }
     }
   }
-  if (!mem) mem = std::make_unique<CoreMemory>(target);
-  bool was_kernel = in_kernel;
-  in_kernel = true;
-  block_dim = bd;
-  for (int64_t core = 0; core < bd; ++core) {
-    core_id = core;
-    mem->Reset();
+  const bool was_kernel = in_kernel;
+  const int64_t ncores = bd * CoresPerBlock(kernel.launch);
+  for (int64_t ordinal = 0; ordinal < ncores; ++ordinal) {
+    in_kernel = true;
+    CoreContext ctx = PlanCore(kernel.launch, bd, ordinal);
+    std::unique_ptr<CoreMemory>& spare = spare_mem_[ctx.kind == CoreKind::kAic ? 0 : 1];
+    ctx.mem = spare ? std::move(spare) : std::make_unique<CoreMemory>(target);
+    ctx.mem->Reset();
+    ctx.auto_mutex = kernel.auto_mutex;
+    core = &ctx;
     std::vector<Value> a = args;
     Kwargs k = kw;
+    struct Restore {
+      Interp& in;
+      CoreContext& ctx;
+      std::unique_ptr<CoreMemory>& spare;
+      bool was_kernel;
+      ~Restore() {
+        spare = std::move(ctx.mem);
+        in.core = nullptr;
+        in.in_kernel = was_kernel;
+      }
+    } restore{*this, ctx, spare, was_kernel};
     try {
       CallFunction(kernel, a, k, line);
     } catch (...) {
-      FinishCore();
-      in_kernel = was_kernel;
+      FinishCore(false);
       throw;
     }
-    FinishCore();
+    FinishCore(true);
     ++stats.cores_run;
   }
   in_kernel = was_kernel;

@@ -1,9 +1,11 @@
 // The kernel interpreter: evaluates the lowered program (program.h) — module constants,
-// helper and VF functions, the @pl.jit kernel (each SPMD core in turn, with its own on-chip
-// memory) and the host wrapper within the wrapper boundary. Builtins (builtins_*.cpp) reach
-// the executing core's state through this class.
+// helper and VF functions, the @pl.jit kernel (each core of the launch in turn, each with its
+// own CoreContext: kind, indices, on-chip memory, tiles, pipe state) and the host wrapper
+// within the wrapper boundary. Builtins (builtins_*.cpp) reach the executing core's state
+// through this class.
 #pragma once
 
+#include "core_context.h"
 #include "program.h"
 #include "value.h"
 
@@ -40,6 +42,7 @@ struct ExecStats {
   int64_t vf_ops = 0;      // register operations executed
   int64_t lane_ops = 0;    // register lanes processed by them
   int64_t tile_elems = 0;  // tile-op / DMA elements processed
+  int64_t cube_macs = 0;   // matmul multiply-accumulates
   int64_t statements = 0;
   int64_t cores_run = 0;
 };
@@ -57,7 +60,7 @@ class Interp {
   void RunModuleBody();
   Value CallValue(const Value& callee, std::vector<Value>& args, Kwargs& kw, const XNode& site);
   Value CallFunction(const FuncIR& f, std::vector<Value>& args, Kwargs& kw, int line);
-  // Runs `kernel` on block_dim cores in turn.
+  // Runs `kernel` on the cores of block_dim blocks in turn (see PlanCore).
   void Launch(const FuncIR& kernel, int64_t block_dim, std::vector<Value>& args, Kwargs& kw, int line);
 
   Value Eval(const XNode& n, Frame& fr);
@@ -79,10 +82,8 @@ class Interp {
   bool in_kernel = false;
   bool in_vf = false;
   bool in_wrapper = false;
-  int64_t core_id = 0;
-  int64_t block_dim = 1;
-  std::unique_ptr<CoreMemory> mem;
-  std::vector<std::shared_ptr<Tile>> core_tiles;   // tiles of the executing core
+  CoreContext* core = nullptr;  // the executing core (inside a launch), else nullptr
+  CoreMemory& Mem() const { return *core->mem; }
   int next_tile_id = 1;
   int current_line = 0;
   std::string assign_name;  // variable the current statement assigns (names tiles in messages)
@@ -91,7 +92,13 @@ class Interp {
 
   // Registers a new tile on the executing core: placement and overlap checks.
   void RegisterTile(const std::shared_ptr<Tile>& t, int line);
-  void MarkUsed(Tile& t) { t.used = true; }
+  // Marks a tile as accessed by an operation; a tile in a space the executing core does not
+  // have (a Cube space on an AIV, Vec on an AIC) is an error.
+  void MarkUsed(Tile& t) {
+    if (core && !core->Owns(t.type.space)) WrongCoreSpace(t);
+    t.used = true;
+  }
+  [[noreturn]] void WrongCoreSpace(const Tile& t) const;
 
  private:
   Value EvalCall(const XNode& n, Frame& fr);
@@ -102,12 +109,9 @@ class Interp {
   void Assign(const XNode& target, const Value& v, Frame& fr);
   Value CallMethod(const Value& m, std::vector<Value>& args, Kwargs& kw, int line);
   Value& Global(const XNode& n);
-  void FinishCore();
+  void FinishCore(bool completed);  // end-of-core checks (Cube checks only when it completed)
 
-  struct Overlap {
-    std::shared_ptr<Tile> a, b;
-  };
-  std::vector<Overlap> overlaps_;
+  std::unique_ptr<CoreMemory> spare_mem_[2];  // reused between cores, by CoreKind
   // Argument vectors of EvalCall, one per nesting depth, reused from call to call.
   struct CallScratch {
     std::vector<Value> args;

@@ -22,15 +22,10 @@ void SpaceBuffer::MarkWritten(uint64_t addr, uint64_t len, bool value) {
 
 namespace {
 int SpaceIndex(MemSpace s) {
-  switch (s) {
-    case MemSpace::kVec: return 0;
-    case MemSpace::kMat: return 1;
-    case MemSpace::kLeft: return 2;
-    case MemSpace::kRight: return 3;
-    case MemSpace::kAcc: return 4;
-    case MemSpace::kGM: break;
-  }
-  return 0;
+  // MemSpace order: kGM, kVec, kMat, kLeft, kRight, kAcc, kBias, kScaling, kScaleLeft,
+  // kScaleRight; GM has no on-chip buffer (mapped to the Vec slot, never used).
+  int i = static_cast<int>(s) - 1;
+  return i < 0 ? 0 : i;
 }
 }  // namespace
 

@@ -450,6 +450,14 @@ SNode LowerStmt(const py::Stmt& s, Scope& sc) {
       break;
     case py::StmtKind::kWith:
       n.kind = SK::kWith;
+      for (const auto& item : s.items) {
+        const py::Expr* c = item.context_expr.get();
+        if (c && c->kind == py::ExprKind::kCall && c->func) {
+          std::string q = Qualify(*c->func, sc);
+          if (q == "pl.section_cube") n.section = Section::kCube;
+          if (q == "pl.section_vector") n.section = Section::kVector;
+        }
+      }
       n.body = LowerBody(s.body, sc);
       break;
     case py::StmtKind::kAssert:
@@ -534,6 +542,22 @@ void AddImport(Program& prog, const py::Stmt& s) {
   }
 }
 
+void FindSections(const std::vector<SNode>& body, bool* cube, bool* vector) {
+  for (const SNode& n : body) {
+    if (n.section == Section::kCube) *cube = true;
+    if (n.section == Section::kVector) *vector = true;
+    FindSections(n.body, cube, vector);
+    FindSections(n.orelse, cube, vector);
+  }
+}
+
+LaunchKind LaunchOf(const std::vector<SNode>& body) {
+  bool cube = false, vector = false;
+  FindSections(body, &cube, &vector);
+  if (cube && vector) return LaunchKind::kMixed;
+  return cube ? LaunchKind::kCubeOnly : LaunchKind::kVectorOnly;
+}
+
 FuncKind KindOf(const py::Stmt& def, bool* auto_mutex) {
   for (const auto& d : def.decorator_list) {
     std::string n = py::DecoratorName(*d);
@@ -592,7 +616,10 @@ std::unique_ptr<Program> LowerProgram(py::Module module, const std::string& file
         s->kind == py::StmtKind::kAugAssign)
       prog->module_body.push_back(LowerStmt(*s, sc));
   }
-  for (auto& [name, f] : prog->funcs) LowerFunction(*f, *prog, sink);
+  for (auto& [name, f] : prog->funcs) {
+    LowerFunction(*f, *prog, sink);
+    if (f->kind == FuncKind::kJit) f->launch = LaunchOf(f->body);
+  }
   std::set<std::string> module_names;
   for (const auto& [name, v] : prog->globals) module_names.insert(name);
   for (const auto& s : prog->module.body) {

@@ -5,6 +5,7 @@
 // wrapper statements outside the wrapper boundary.
 #pragma once
 
+#include "core_context.h"
 #include "value.h"
 
 #include "opdev/pyfront/ast.h"
@@ -52,6 +53,7 @@ struct SNode {
   py::Op op = py::Op::kAdd;
   std::vector<SNode> body, orelse;
   std::string note;  // kSkip: why
+  Section section = Section::kNone;  // kWith: `with pl.section_vector()` / `pl.section_cube()`
 };
 
 enum class FuncKind { kHelper, kVector, kJit, kHost };
@@ -71,6 +73,9 @@ struct FuncIR {
   std::vector<SNode> body;
   const py::Stmt* def = nullptr;
   bool auto_mutex = true;
+  // The execution domains of a @pl.jit kernel: from the `with pl.section_*()` blocks of its
+  // body (helpers it calls are not searched); no section at all is a Vector-only kernel.
+  LaunchKind launch = LaunchKind::kVectorOnly;
 };
 
 struct Program {

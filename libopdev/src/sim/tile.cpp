@@ -52,31 +52,101 @@ Layout TileType::EffectiveLayout() const {
   switch (space) {
     case MemSpace::kMat: case MemSpace::kLeft: case MemSpace::kAcc: return Layout::kNZ;
     case MemSpace::kRight: return Layout::kZN;
+    case MemSpace::kScaleLeft: return Layout::kZZ;
+    case MemSpace::kScaleRight: return Layout::kNN;
     default: return Layout::kND;
   }
 }
 
-uint64_t Tile::ElementOffset(int64_t r, int64_t c) const {
-  const int64_t R = type.shape[0], C = type.shape[1];
-  const uint64_t es = elem_size();
-  switch (type.EffectiveLayout()) {
-    case Layout::kND: return static_cast<uint64_t>(r * C + c) * es;
-    case Layout::kDN: return static_cast<uint64_t>(c * R + r) * es;
-    case Layout::kNZ: {
-      // Column blocks of c0 = 32B/elem (16 for Acc fp32: fractal 16x16), each R x c0 row-major.
-      int64_t c0 = type.space == MemSpace::kAcc ? 16 : static_cast<int64_t>(32 / es);
-      if (c0 <= 0) c0 = 1;
-      return static_cast<uint64_t>((c / c0) * (R * c0) + r * c0 + (c % c0)) * es;
-    }
-    case Layout::kZN: {
-      // Row blocks of 16 rows... stored as column-major fractals: (r0 x C) blocks, inner col-major.
-      int64_t r0 = static_cast<int64_t>(32 / es);
-      if (r0 <= 0) r0 = 1;
-      return static_cast<uint64_t>((r / r0) * (C * r0) + c * r0 + (r % r0)) * es;
-    }
-    case Layout::kZZ: case Layout::kNN: return static_cast<uint64_t>(r * C + c) * es;
+bool TileType::IsFractal() const {
+  Layout l = EffectiveLayout();
+  return l == Layout::kNZ || l == Layout::kZN || l == Layout::kZZ || l == Layout::kNN;
+}
+
+namespace {
+int64_t Block32(DType t) {
+  int64_t b = 32 / static_cast<int64_t>(DTypeSize(t));
+  return b > 0 ? b : 1;
+}
+int64_t RoundUp(int64_t v, int64_t m) { return m <= 1 ? v : (v + m - 1) / m * m; }
+}  // namespace
+
+int64_t TileType::FractalRows() const {
+  switch (EffectiveLayout()) {
+    case Layout::kNZ: case Layout::kZZ: return 16;
+    case Layout::kZN: case Layout::kNN: return space == MemSpace::kAcc ? 16 : Block32(dtype);
+    default: return 1;
   }
-  return 0;
+}
+
+int64_t TileType::FractalCols() const {
+  switch (EffectiveLayout()) {
+    case Layout::kNZ: case Layout::kZZ: return space == MemSpace::kAcc ? 16 : Block32(dtype);
+    case Layout::kZN: case Layout::kNN: return 16;
+    default: return 1;
+  }
+}
+
+int64_t TileType::FractalBytes() const {
+  if (fractal > 0) return fractal;
+  if (space == MemSpace::kAcc && (dtype == DType::kFloat32 || dtype == DType::kInt32)) return 1024;
+  return FractalRows() * FractalCols() * static_cast<int64_t>(DTypeSize(dtype));
+}
+
+uint64_t Tile::ElementOffset(int64_t r, int64_t c) const {
+  const uint64_t es = elem_size();
+  const Layout l = type.EffectiveLayout();
+  if (l == Layout::kND) return static_cast<uint64_t>(r * type.shape[1] + c) * es;
+  if (l == Layout::kDN) return static_cast<uint64_t>(c * type.shape[0] + r) * es;
+  // A one-row NZ tile (the [1, N] bias row in Mat) is one contiguous row: the docs give no
+  // fractal padding for it and the bias samples place such tiles Bytes() apart.
+  if (l == Layout::kNZ && type.shape[0] == 1) return static_cast<uint64_t>(c) * es;
+  // Fractal layouts: the addressed extent is the shape (compact=1: the valid shape) rounded
+  // up to whole fractals.
+  const int64_t fr = type.FractalRows(), fc = type.FractalCols();
+  const int64_t rows = RoundUp(type.compact == 1 ? valid_rows : type.shape[0], fr);
+  const int64_t cols = RoundUp(type.compact == 1 ? valid_cols : type.shape[1], fc);
+  const int64_t rb = r / fr, ri = r % fr, cb = c / fc, ci = c % fc;
+  int64_t e = 0;
+  switch (l) {
+    case Layout::kNZ:  // fractals column-major ([C1, R1, R0, C0]), row-major inside
+      e = cb * rows * fc + r * fc + ci;
+      break;
+    case Layout::kZN:  // fractals row-major ([R1, C1, C0, R0]), column-major inside
+      e = rb * cols * fr + c * fr + ri;
+      break;
+    case Layout::kZZ:  // fractals row-major, row-major inside ([R1, C1, R0, C0])
+      e = rb * cols * fr + cb * fr * fc + ri * fc + ci;
+      break;
+    case Layout::kNN:  // fractals column-major, column-major inside ([C1, R1, C0, R0])
+      e = cb * rows * fc + rb * fr * fc + ci * fr + ri;
+      break;
+    default: break;
+  }
+  return static_cast<uint64_t>(e) * es;
+}
+
+bool Tile::ColumnMajorInside() const {
+  const Layout l = type.EffectiveLayout();
+  return l == Layout::kDN || l == Layout::kZN || l == Layout::kNN;
+}
+
+int64_t Tile::RowRun(int64_t c, int64_t limit) const {
+  int64_t run = 1;
+  switch (type.EffectiveLayout()) {
+    case Layout::kND: run = limit - c; break;
+    case Layout::kNZ: case Layout::kZZ: {
+      if (type.EffectiveLayout() == Layout::kNZ && type.shape[0] == 1) {
+        run = limit - c;
+        break;
+      }
+      int64_t fc = type.FractalCols();
+      run = fc - c % fc;
+      break;
+    }
+    default: run = 1; break;
+  }
+  return std::max<int64_t>(1, std::min(run, limit - c));
 }
 
 std::shared_ptr<Tile> TileGroup::Next() {
@@ -86,7 +156,9 @@ std::shared_ptr<Tile> TileGroup::Next() {
 }
 
 std::shared_ptr<Tile> TileGroup::Current() const {
-  if (cursor < 0) return nullptr;
+  // Before the first next() the selection is slot 0: one-slot groups are used through
+  // current() alone (make_tile_group.md, 1-buffer).
+  if (cursor < 0) return slots.empty() ? nullptr : slots[0];
   return slots[cursor];
 }
 
@@ -129,7 +201,27 @@ std::vector<PlacementIssue> CheckPlacement(const Tile& t, Target target) {
                    absl::StrFormat("tile '%s' size= %d is smaller than its shape needs (%d bytes)",
                                    t.name, t.size, t.type.Bytes())});
   }
-  if (t.type.space == MemSpace::kVec || t.type.space == MemSpace::kMat) {
+  if (t.type.IsFractal() && t.type.space != MemSpace::kScaleLeft && t.type.space != MemSpace::kScaleRight) {
+    const int64_t fr = t.type.FractalRows(), fc = t.type.FractalCols();
+    const bool bias_row = t.type.EffectiveLayout() == Layout::kNZ && t.type.shape[0] == 1 &&
+                          t.type.space == MemSpace::kMat;
+    if ((!bias_row && t.type.shape[0] % fr != 0) || t.type.shape[1] % fc != 0) {
+      out.push_back({hazard::kCubeFractal,
+                     absl::StrFormat("tile '%s' %s %s shape [%d, %d] %s is not a whole number of %dx%d "
+                                     "fractals",
+                                     t.name, std::string(MemSpaceName(t.type.space)),
+                                     std::string(LayoutName(t.type.EffectiveLayout())), t.type.shape[0],
+                                     t.type.shape[1], std::string(DTypeName(t.type.dtype)), fr, fc)});
+    }
+    if (t.type.space == MemSpace::kAcc && static_cast<int64_t>(t.type.Bytes()) < t.type.FractalBytes()) {
+      out.push_back({hazard::kCubeFractal,
+                     absl::StrFormat("Acc tile '%s' [%d, %d] %s holds %d bytes, less than one %d-byte "
+                                     "fractal",
+                                     t.name, t.type.shape[0], t.type.shape[1],
+                                     std::string(DTypeName(t.type.dtype)), t.type.Bytes(),
+                                     t.type.FractalBytes())});
+    }
+  } else if (t.type.space == MemSpace::kVec || t.type.space == MemSpace::kMat) {
     Layout l = t.type.EffectiveLayout();
     int64_t inner = (l == Layout::kDN) ? t.type.shape[0] : t.type.shape[1];
     uint64_t inner_bytes = static_cast<uint64_t>(inner) * DTypeSize(t.type.dtype);

@@ -69,8 +69,11 @@ StepResult RunSimStep(const StepContext& ctx, const boost::json::object& request
   if (vector_cores.value_or(48) <= 0) return StepResult::Error("--vector-cores must be positive");
 
   std::vector<precision::Tensor> inputs;
+  // A 2-byte raw .npy ('<V2') input is bfloat16: the simulator has no other 2-byte raw dtype.
+  precision::TensorReadOptions read_opts;
+  read_opts.raw2_is_bfloat16 = true;
   for (const auto& p : in_paths) {
-    auto t = precision::ReadTensorFile(p);
+    auto t = precision::ReadTensorFile(p, read_opts);
     if (!t.ok()) return StepResult::Error(std::string(t.status().message()));
     inputs.push_back(*t);
   }

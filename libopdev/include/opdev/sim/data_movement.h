@@ -1,5 +1,6 @@
-// GM <-> on-chip transfers of the simulator: pl.load / pl.load_tile (MTE2) and pl.store /
-// pl.store_tile (MTE3/FIX). Transfers move the tile's valid window; elements outside the GM
+// GM <-> on-chip transfers of the simulator: pl.load / pl.load_tile (MTE2, ND -> the tile's
+// layout, NZ/ZN for Mat) and pl.store / pl.store_tile (MTE3 from Vec, FIX from Acc: NZ -> ND
+// with dtype conversion, ReLU and scale). Transfers move the tile's valid window; elements outside the GM
 // tensor are reported (the device's out-of-range DMA) and skipped; stores record the writing
 // core per GM element and report stores of never-written on-chip bytes.
 #pragma once
@@ -18,7 +19,18 @@ using Issue = PlacementIssue;
 // `transpose` (order=[1,0]) maps tile (r, c) to tensor (row c, col r).
 std::vector<Issue> LoadTile(CoreMemory& mem, Tile& dst, const GmTensor& src,
                             const std::vector<int64_t>& offsets, bool transpose = false);
+// The fixpipe (FIX) of an Acc -> GM store: converts each element to the tensor's dtype
+// (round to nearest even, integers saturating) after an optional ReLU (relu_pre_mode) and
+// per-tensor scale (scale=, multiplied in FP32).
+struct FixOptions {
+  bool relu = false;
+  bool has_scale = false;
+  float scale = 1.0f;
+};
+// `fix`: the source is an Acc tile and the transfer goes through FIX; nullptr for Vec (MTE3),
+// which does not convert (a dtype difference is reported).
 std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& src,
-                             const std::vector<int64_t>& offsets, int core_id);
+                             const std::vector<int64_t>& offsets, int core_id,
+                             const FixOptions* fix = nullptr);
 
 }  // namespace opdev::sim

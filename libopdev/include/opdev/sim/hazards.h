@@ -37,6 +37,24 @@ inline constexpr std::string_view kTypeMismatch = "SIM-OP-DTYPE";          // op
 inline constexpr std::string_view kUnsupported = "SIM-UNSUPPORTED";        // construct not simulated
 inline constexpr std::string_view kRuntimeError = "SIM-RUNTIME";           // kernel raised / bad value
 inline constexpr std::string_view kBlockDim = "SIM-BLOCK-DIM";             // launch block_dim invalid
+inline constexpr std::string_view kCoreSpace = "SIM-CORE-SPACE";           // space the core lacks
+// Cube path (docs/simulator.md, "Cube hazards").
+inline constexpr std::string_view kCubeSpace = "SIM-CUBE-SPACE";           // operand in the wrong space
+inline constexpr std::string_view kCubeLayout = "SIM-CUBE-LAYOUT";         // layout the path does not take
+inline constexpr std::string_view kCubeFractal = "SIM-CUBE-FRACTAL";       // shape not whole fractals
+inline constexpr std::string_view kCubeShape = "SIM-CUBE-SHAPE";           // M/K/N or bias shapes disagree
+inline constexpr std::string_view kMoveRange = "SIM-MOVE-RANGE";           // move/insert window outside a tile
+inline constexpr std::string_view kAccUnwritten = "SIM-ACC-UNWRITTEN";     // Acc read before any matmul
+inline constexpr std::string_view kPhaseUnpaired = "SIM-PHASE-UNPAIRED";   // matmul/store phase mismatch
+inline constexpr std::string_view kPhaseNoFinal = "SIM-PHASE-NO-FINAL";    // accumulation never Final
+inline constexpr std::string_view kPhaseHang = "SIM-PHASE-HANG";           // unit flag never released
+inline constexpr std::string_view kKaccPhase = "SIM-KACC-PHASE";           // K accumulation without phase=
+inline constexpr std::string_view kKaccLayout = "SIM-KACC-LAYOUT-TRANSFORM";  // ... without the switch
+inline constexpr std::string_view kKaccFractal = "SIM-KACC-FRACTAL";       // ... without fractal=1024
+inline constexpr std::string_view kMmLayoutUnpaired = "SIM-MM-LAYOUT-UNPAIRED";  // switch left on
+inline constexpr std::string_view kPartialFix = "SIM-PARTIAL-FIX";         // partial M/N under unit flag
+inline constexpr std::string_view kMutexShared = "SIM-MUTEX-SHARED";       // two live groups, one mutex id
+inline constexpr std::string_view kL1BankHalf = "SIM-L1-BANK-HALF";        // ping/pong in one bank half
 }  // namespace hazard
 
 struct HazardInfo {

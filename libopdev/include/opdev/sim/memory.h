@@ -1,6 +1,7 @@
 // The simulator's memory model: GM tensors (host-visible, with per-element writer tracking for
 // output coverage) and, per core, one byte array per on-chip space (Vec/UB, Mat/L1, Left/L0A,
-// Right/L0B, Acc/L0C) sized from opdev/support/target.h. Every on-chip byte carries a "written
+// Right/L0B, Acc/L0C, Bias/BT, Scaling/FB, ScaleLeft, ScaleRight) sized from
+// opdev/support/target.h. Every on-chip byte carries a "written
 // in this run" bit, so reads of never-written bytes can be reported.
 #pragma once
 
@@ -32,8 +33,8 @@ struct SpaceBuffer {
   void MarkWritten(uint64_t addr, uint64_t len, bool value = true);
 };
 
-// The on-chip memories of one core (AIV: Vec; AIC: Mat/Left/Right/Acc — all are allocated so
-// mixed kernels need no special case).
+// The on-chip memories of one core (AIV: Vec; AIC: the Cube spaces). Buffers are allocated on
+// first use; which spaces a core may use is decided by its CoreContext.
 class CoreMemory {
  public:
   explicit CoreMemory(Target target);
@@ -48,7 +49,7 @@ class CoreMemory {
   SpaceBuffer& Ensure(MemSpace s) const;
 
   Target target_;
-  mutable std::array<SpaceBuffer, 5> spaces_;  // Vec, Mat, Left, Right, Acc (allocated lazily)
+  mutable std::array<SpaceBuffer, 9> spaces_;  // by MemSpace - 1 (allocated lazily)
 };
 
 // A tensor in GM. Elements are stored contiguously, row-major, in the tensor's own dtype.

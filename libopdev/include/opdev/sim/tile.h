@@ -1,7 +1,11 @@
 // Tiles of the simulator: TileType (shape, dtype, memory space, valid shape, layout, pad,
 // fractal, compact), tiles as views into a core's on-chip memory, tile groups (ring of slots
 // with next/current/previous/[i]) and the placement checks (capacity, alignment, shape).
-// Element addressing covers ND, DN and the fractal layouts NZ/ZN used by the cube path.
+// Element addressing covers ND, DN and the fractal layouts of the Cube path (NZ, ZN, ZZ, NN;
+// Cube_matrix_computation.md): a fractal is 16 rows x 32 B for the A-side layouts (NZ, ZZ),
+// 32 B x 16 columns for the B-side ones (ZN, NN), and 16 x 16 elements in Acc; `compact=1`
+// lays the fractals out over the valid shape (rounded up to whole fractals) instead of the
+// full shape.
 #pragma once
 
 #include "opdev/sim/memory.h"
@@ -35,7 +39,15 @@ struct TileType {
   int fractal = 0;
   int compact = 0;
 
-  Layout EffectiveLayout() const;  // ND for Vec, NZ for Mat/Left/Acc, ZN for Right
+  Layout EffectiveLayout() const;  // ND for Vec/Bias/Scaling, NZ for Mat/Left/Acc, ZN for Right,
+                                   // ZZ for ScaleLeft, NN for ScaleRight
+  bool IsFractal() const;          // NZ, ZN, ZZ or NN
+  // Fractal rows x columns of the layout (1 x 1 for ND/DN).
+  int64_t FractalRows() const;
+  int64_t FractalCols() const;
+  // The fractal size in bytes the tile describes: `fractal` when given, else the default
+  // (Acc FP32/INT32: 1024; other Cube tiles: fractal rows x cols x element size).
+  int64_t FractalBytes() const;
   uint64_t Bytes() const { return static_cast<uint64_t>(shape[0] * shape[1]) * DTypeSize(dtype); }
 };
 
@@ -55,6 +67,14 @@ struct Tile {
 
   // Byte offset (from addr) of element (r, c) for the tile's layout.
   uint64_t ElementOffset(int64_t r, int64_t c) const;
+  // Elements from (r, c) on along the row that are contiguous in memory (up to `limit`).
+  int64_t RowRun(int64_t c, int64_t limit) const;
+  // Every layout's offset is separable: ElementOffset(r, c) == RowOffset(r) + ColOffset(c).
+  uint64_t RowOffset(int64_t r) const { return ElementOffset(r, 0); }
+  uint64_t ColOffset(int64_t c) const { return ElementOffset(0, c); }
+  // True when consecutive rows of a column are adjacent in memory (DN, ZN, NN inside a
+  // fractal); false when consecutive columns of a row are (ND, NZ, ZZ).
+  bool ColumnMajorInside() const;
   size_t elem_size() const { return DTypeSize(type.dtype); }
 };
 
@@ -62,11 +82,12 @@ struct TileGroup {
   TileType type;
   std::vector<std::shared_ptr<Tile>> slots;
   int cursor = -1;  // index of current(); -1 before the first next()
+  std::vector<int64_t> mutex_ids;  // make_tile_group(mutex_ids=...) (flattened ints)
   int decl_line = 0;
   std::string name;
 
   std::shared_ptr<Tile> Next();
-  std::shared_ptr<Tile> Current() const;   // nullptr before the first next()
+  std::shared_ptr<Tile> Current() const;   // slot 0 before the first next()
   std::shared_ptr<Tile> Previous() const;  // nullptr before the second next()
 };
 

@@ -1,0 +1,44 @@
+// The Cube data paths of the simulator, on the bytes of one AIC's on-chip memory:
+//  * CopyWindow: the MTE1 copy of pl.move (Mat -> Left/Right/Bias, 2-D extract and insert),
+//    element by element through both tiles' layouts, converting the dtype when it differs
+//    (FP16/BF16 -> FP32 for Bias) and carrying each element's written bit;
+//  * Matmul: pl.matmul / pl.matmul_acc, dst = lhs x rhs (+ bias row | + acc), with products
+//    exact and accumulation in FP32 (INT32 for INT8) in a fixed order: each output element
+//    starts from its initial value (0, bias[n] or acc[m, n]) and adds lhs[m, k] * rhs[k, n]
+//    for k = 0, 1, ..., K-1, one rounding per step (a fused multiply-add). Run to run and
+//    machine to machine the result is bit-identical. An output element is "written" only when
+//    every input it read was, so stale pads surface only if they reach a stored result.
+// Shapes, spaces and dtypes are checked by the callers (builtins_cube.cpp).
+#pragma once
+
+#include "opdev/sim/memory.h"
+#include "opdev/sim/tile.h"
+
+#include <cstdint>
+
+namespace opdev::sim::cube {
+
+// dst[dr + r, dc + c] = src[sr + r, sc + c] for r < rows, c < cols.
+void CopyWindow(CoreMemory& mem, Tile& dst, int64_t dr, int64_t dc, const Tile& src, int64_t sr,
+                int64_t sc, int64_t rows, int64_t cols);
+
+struct MatmulOperands {
+  Tile* dst = nullptr;
+  const Tile* lhs = nullptr;     // [M, K]: M = valid rows, K = valid cols
+  const Tile* rhs = nullptr;     // [K, N]: N = valid cols
+  const Tile* bias = nullptr;    // optional [1, >= N] FP32 row
+  const Tile* acc_in = nullptr;  // optional accumulator read (matmul_acc)
+};
+// Returns the number of output elements left undefined (some input never written).
+int64_t Matmul(CoreMemory& mem, const MatmulOperands& ops);
+
+// The GEMM kernel behind Matmul: C[M, N] (row-major, holding the initial values) +=
+// A[M, K] x B[K, N] (row-major), per element k = 0..K-1 in order. `exact_products`: the
+// products are exact in float (FP16/BF16 inputs), so the plain multiply-add equals the
+// fused one; otherwise each step is std::fma. Exposed for the benchmark and tests.
+void GemmF32(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k,
+             bool exact_products);
+// INT8 x INT8 -> INT32 (wrapping as the 32-bit hardware accumulator).
+void GemmI32(const int32_t* a, const int32_t* b, int32_t* c, int64_t m, int64_t n, int64_t k);
+
+}  // namespace opdev::sim::cube

@@ -1,0 +1,314 @@
+// Cube data paths: the MTE1 window copy, the matmul (decode -> fixed-order GEMM -> encode)
+// and the GEMM kernels.
+#include "opdev/sim/cube_ops.h"
+
+#include "opdev/support/half.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+namespace opdev::sim::cube {
+
+namespace {
+
+// Decodes element bytes to float (float types) for the GEMM.
+inline float DecodeF(DType t, const uint8_t* p) {
+  switch (t) {
+    case DType::kFloat16: { uint16_t h; std::memcpy(&h, p, 2); return HalfToFloat(h); }
+    case DType::kBFloat16: { uint16_t h; std::memcpy(&h, p, 2); return BFloat16ToFloat(h); }
+    case DType::kFloat32: { float f; std::memcpy(&f, p, 4); return f; }
+    default: return static_cast<float>(LoadScalar(t, p));
+  }
+}
+
+// Decodes n contiguous elements of dtype t into floats.
+void DecodeRunF(DType t, const uint8_t* p, size_t n, float* out, size_t stride) {
+  switch (t) {
+    case DType::kFloat16:
+      for (size_t i = 0; i < n; ++i) {
+        uint16_t h;
+        std::memcpy(&h, p + 2 * i, 2);
+        out[i * stride] = HalfToFloat(h);
+      }
+      return;
+    case DType::kBFloat16:
+      for (size_t i = 0; i < n; ++i) {
+        uint16_t h;
+        std::memcpy(&h, p + 2 * i, 2);
+        out[i * stride] = BFloat16ToFloat(h);
+      }
+      return;
+    case DType::kFloat32:
+      if (stride == 1) { std::memcpy(out, p, 4 * n); return; }
+      for (size_t i = 0; i < n; ++i) std::memcpy(out + i * stride, p + 4 * i, 4);
+      return;
+    default: {
+      const size_t es = DTypeSize(t);
+      for (size_t i = 0; i < n; ++i) out[i * stride] = static_cast<float>(LoadScalar(t, p + es * i));
+    }
+  }
+}
+
+void DecodeRunI(DType t, const uint8_t* p, size_t n, int32_t* out, size_t stride) {
+  const size_t es = DTypeSize(t);
+  for (size_t i = 0; i < n; ++i) out[i * stride] = static_cast<int32_t>(LoadScalar(t, p + es * i));
+}
+
+// Reads a tile window [rows x cols] into a row-major array (float or int32) and clears
+// row_ok[r] / col_ok[c] for any element never written. Walks the layout's contiguous runs
+// (along rows for ND/NZ/ZZ, along columns for DN/ZN/NN).
+template <typename T>
+void Gather(const SpaceBuffer& buf, const Tile& t, int64_t rows, int64_t cols, T* out,
+            std::vector<uint8_t>* row_ok, std::vector<uint8_t>* col_ok) {
+  const size_t es = t.elem_size();
+  const DType dt = t.type.dtype;
+  if (row_ok) row_ok->assign(static_cast<size_t>(rows), 1);
+  if (col_ok) col_ok->assign(static_cast<size_t>(cols), 1);
+  std::vector<uint64_t> ro(static_cast<size_t>(rows)), co(static_cast<size_t>(cols));
+  for (int64_t r = 0; r < rows; ++r) ro[r] = t.addr + t.RowOffset(r);
+  for (int64_t c = 0; c < cols; ++c) co[c] = t.ColOffset(c);
+  const bool by_col = t.ColumnMajorInside();
+  const int64_t outer_n = by_col ? cols : rows, inner_n = by_col ? rows : cols;
+  for (int64_t o = 0; o < outer_n; ++o) {
+    for (int64_t i = 0; i < inner_n;) {
+      // Length of the contiguous run starting at inner index i.
+      int64_t run = 1;
+      auto off_at = [&](int64_t ii) { return by_col ? ro[ii] + co[o] : ro[o] + co[ii]; };
+      const uint64_t off0 = off_at(i);
+      while (i + run < inner_n && off_at(i + run) == off0 + run * es) ++run;
+      T* dst = by_col ? out + i * cols + o : out + o * cols + i;
+      const size_t stride = by_col ? static_cast<size_t>(cols) : 1;
+      if (off0 + run * es <= buf.bytes.size()) {
+        if constexpr (std::is_same_v<T, float>) DecodeRunF(dt, buf.bytes.data() + off0, run, dst, stride);
+        else DecodeRunI(dt, buf.bytes.data() + off0, run, dst, stride);
+        if (std::memchr(buf.written.data() + off0, 0, run * es) != nullptr) {
+          for (int64_t k = 0; k < run; ++k) {
+            if (buf.written[off0 + k * es]) continue;
+            const int64_t r = by_col ? i + k : o, c = by_col ? o : i + k;
+            if (row_ok) (*row_ok)[r] = 0;
+            if (col_ok) (*col_ok)[c] = 0;
+          }
+        }
+      } else {
+        for (int64_t k = 0; k < run; ++k) {
+          dst[k * stride] = T{};
+          const int64_t r = by_col ? i + k : o, c = by_col ? o : i + k;
+          if (row_ok) (*row_ok)[r] = 0;
+          if (col_ok) (*col_ok)[c] = 0;
+        }
+      }
+      i += run;
+    }
+  }
+}
+
+}  // namespace
+
+void CopyWindow(CoreMemory& mem, Tile& dst, int64_t dr, int64_t dc, const Tile& src, int64_t sr,
+                int64_t sc, int64_t rows, int64_t cols) {
+  SpaceBuffer& db = mem.Get(dst.type.space);
+  const SpaceBuffer& sb = mem.Get(src.type.space);
+  const size_t des = dst.elem_size(), ses = src.elem_size();
+  const bool same = dst.type.dtype == src.type.dtype;
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t c = 0; c < cols;) {
+      const int64_t run = std::min(dst.RowRun(dc + c, dc + cols) , src.RowRun(sc + c, sc + cols));
+      uint64_t doff = dst.addr + dst.ElementOffset(dr + r, dc + c);
+      uint64_t soff = src.addr + src.ElementOffset(sr + r, sc + c);
+      if (doff + run * des <= db.bytes.size() && soff + run * ses <= sb.bytes.size()) {
+        if (same) {
+          std::memcpy(db.bytes.data() + doff, sb.bytes.data() + soff, run * des);
+          std::memcpy(db.written.data() + doff, sb.written.data() + soff, run * des);
+        } else {
+          for (int64_t i = 0; i < run; ++i) {
+            StoreScalar(dst.type.dtype, db.bytes.data() + doff + i * des,
+                        LoadScalar(src.type.dtype, sb.bytes.data() + soff + i * ses));
+            std::memset(db.written.data() + doff + i * des, sb.written[soff + i * ses], des);
+          }
+        }
+      }
+      c += run;
+    }
+  }
+}
+
+int64_t Matmul(CoreMemory& mem, const MatmulOperands& ops) {
+  const Tile& L = *ops.lhs;
+  const Tile& R = *ops.rhs;
+  Tile& D = *ops.dst;
+  const int64_t M = L.valid_rows, K = L.valid_cols, N = R.valid_cols;
+  const SpaceBuffer& lb = mem.Get(L.type.space);
+  const SpaceBuffer& rb = mem.Get(R.type.space);
+  SpaceBuffer& db = mem.Get(D.type.space);
+  std::vector<uint8_t> row_ok, col_ok;
+  const bool integer = D.type.dtype == DType::kInt32;
+  const size_t des = D.elem_size();
+  std::vector<uint8_t> out_ok(static_cast<size_t>(M * N), 1);
+  std::vector<float> cf;
+  std::vector<int32_t> ci;
+  if (integer) ci.assign(static_cast<size_t>(M * N), 0); else cf.assign(static_cast<size_t>(M * N), 0.0f);
+  // Initial values: the accumulator, the bias row or zero.
+  if (ops.acc_in) {
+    const SpaceBuffer& ab = mem.Get(ops.acc_in->type.space);
+    // The accumulator's definedness is per element: gather it row by row.
+    for (int64_t r = 0; r < M; ++r) {
+      for (int64_t c = 0; c < N;) {
+        const int64_t run = ops.acc_in->RowRun(c, N);
+        uint64_t off = ops.acc_in->addr + ops.acc_in->ElementOffset(r, c);
+        if (off + run * des > ab.bytes.size()) {
+          for (int64_t k = 0; k < run; ++k) out_ok[r * N + c + k] = 0;
+        } else {
+          if (!integer) DecodeRunF(ops.acc_in->type.dtype, ab.bytes.data() + off, run, cf.data() + r * N + c, 1);
+          else DecodeRunI(DType::kInt32, ab.bytes.data() + off, run, ci.data() + r * N + c, 1);
+          for (int64_t k = 0; k < run; ++k)
+            if (!ab.written[off + k * des]) out_ok[r * N + c + k] = 0;
+        }
+        c += run;
+      }
+    }
+  } else if (ops.bias) {
+    const SpaceBuffer& bb = mem.Get(ops.bias->type.space);
+    for (int64_t c = 0; c < N; ++c) {
+      uint64_t off = ops.bias->addr + ops.bias->ElementOffset(0, c);
+      bool ok = off + ops.bias->elem_size() <= bb.bytes.size();
+      float v = ok ? DecodeF(ops.bias->type.dtype, bb.bytes.data() + off) : 0.0f;
+      ok = ok && bb.written[off];
+      for (int64_t r = 0; r < M; ++r) {
+        if (integer) ci[r * N + c] = static_cast<int32_t>(v); else cf[r * N + c] = v;
+        if (!ok) out_ok[r * N + c] = 0;
+      }
+    }
+  }
+  if (integer) {
+    std::vector<int32_t> a(static_cast<size_t>(M * K)), b(static_cast<size_t>(K * N));
+    Gather(lb, L, M, K, a.data(), &row_ok, nullptr);
+    Gather(rb, R, K, N, b.data(), nullptr, &col_ok);
+    GemmI32(a.data(), b.data(), ci.data(), M, N, K);
+  } else {
+    std::vector<float> a(static_cast<size_t>(M * K)), b(static_cast<size_t>(K * N));
+    Gather(lb, L, M, K, a.data(), &row_ok, nullptr);
+    Gather(rb, R, K, N, b.data(), nullptr, &col_ok);
+    const bool exact = L.type.dtype != DType::kFloat32;
+    GemmF32(a.data(), b.data(), cf.data(), M, N, K, exact);
+  }
+  // Encode into the Acc through its layout.
+  int64_t undefined = 0;
+  for (int64_t r = 0; r < M; ++r) {
+    for (int64_t c = 0; c < N;) {
+      const int64_t run = D.RowRun(c, N);
+      uint64_t off = D.addr + D.ElementOffset(r, c);
+      if (off + run * des <= db.bytes.size()) {
+        if (integer) {
+          std::memcpy(db.bytes.data() + off, ci.data() + r * N + c, run * 4);
+        } else if (D.type.dtype == DType::kFloat32) {
+          std::memcpy(db.bytes.data() + off, cf.data() + r * N + c, run * 4);
+        } else {
+          for (int64_t i = 0; i < run; ++i) StoreScalar(D.type.dtype, db.bytes.data() + off + i * des, cf[r * N + c + i]);
+        }
+        for (int64_t i = 0; i < run; ++i) {
+          bool ok = out_ok[r * N + c + i] && row_ok[r] && col_ok[c + i];
+          undefined += !ok;
+          std::memset(db.written.data() + off + i * des, ok ? 1 : 0, des);
+        }
+      }
+      c += run;
+    }
+  }
+  return undefined;
+}
+
+// ---- GEMM kernels -------------------------------------------------------------------------
+//
+// Register-blocked over 4 rows x 16 columns of C; every C element still accumulates over k
+// in ascending order with one rounding per step, so blocking does not change any result.
+
+namespace {
+
+template <bool kExact>
+__attribute__((always_inline)) inline void GemmF32Impl(const float* __restrict a, const float* __restrict b, float* __restrict c,
+                        int64_t m, int64_t n, int64_t k) {
+  constexpr int64_t MR = 4, NR = 16;
+  int64_t i = 0;
+  for (; i + MR <= m; i += MR) {
+    int64_t j = 0;
+    for (; j + NR <= n; j += NR) {
+      float acc[MR][NR];
+      for (int64_t r = 0; r < MR; ++r)
+        for (int64_t q = 0; q < NR; ++q) acc[r][q] = c[(i + r) * n + j + q];
+      for (int64_t p = 0; p < k; ++p) {
+        const float* bp = b + p * n + j;
+        for (int64_t r = 0; r < MR; ++r) {
+          const float av = a[(i + r) * k + p];
+          for (int64_t q = 0; q < NR; ++q) {
+            if constexpr (kExact) acc[r][q] = acc[r][q] + av * bp[q];
+            else acc[r][q] = std::fma(av, bp[q], acc[r][q]);
+          }
+        }
+      }
+      for (int64_t r = 0; r < MR; ++r)
+        for (int64_t q = 0; q < NR; ++q) c[(i + r) * n + j + q] = acc[r][q];
+    }
+    for (; j < n; ++j)
+      for (int64_t r = 0; r < MR; ++r) {
+        float s = c[(i + r) * n + j];
+        for (int64_t p = 0; p < k; ++p) {
+          if constexpr (kExact) s = s + a[(i + r) * k + p] * b[p * n + j];
+          else s = std::fma(a[(i + r) * k + p], b[p * n + j], s);
+        }
+        c[(i + r) * n + j] = s;
+      }
+  }
+  for (; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      float s = c[i * n + j];
+      for (int64_t p = 0; p < k; ++p) {
+        if constexpr (kExact) s = s + a[i * k + p] * b[p * n + j];
+        else s = std::fma(a[i * k + p], b[p * n + j], s);
+      }
+      c[i * n + j] = s;
+    }
+}
+
+__attribute__((target("avx2,fma"))) void GemmExactAvx2(const float* a, const float* b, float* c,
+                                                       int64_t m, int64_t n, int64_t k) {
+  GemmF32Impl<true>(a, b, c, m, n, k);
+}
+__attribute__((target("avx2,fma"))) void GemmFmaAvx2(const float* a, const float* b, float* c,
+                                                     int64_t m, int64_t n, int64_t k) {
+  GemmF32Impl<false>(a, b, c, m, n, k);
+}
+
+bool HasAvx2Fma() {
+  static const bool v = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  }();
+  return v;
+}
+
+}  // namespace
+
+void GemmF32(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k,
+             bool exact_products) {
+  if (HasAvx2Fma()) {
+    if (exact_products) GemmExactAvx2(a, b, c, m, n, k);
+    else GemmFmaAvx2(a, b, c, m, n, k);
+    return;
+  }
+  if (exact_products) GemmF32Impl<true>(a, b, c, m, n, k);
+  else GemmF32Impl<false>(a, b, c, m, n, k);
+}
+
+void GemmI32(const int32_t* a, const int32_t* b, int32_t* c, int64_t m, int64_t n, int64_t k) {
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t p = 0; p < k; ++p) {
+      const uint32_t av = static_cast<uint32_t>(a[i * k + p]);
+      for (int64_t j = 0; j < n; ++j)
+        c[i * n + j] = static_cast<int32_t>(static_cast<uint32_t>(c[i * n + j]) + av * static_cast<uint32_t>(b[p * n + j]));
+    }
+}
+
+}  // namespace opdev::sim::cube
