@@ -3,6 +3,9 @@
 // (x.float() -> softmax -> half, since CPU torch has no fp16 softmax kernel, one thread),
 // measured in the same run with /usr/bin/python3. Counters: lane_ops/s (register lanes
 // processed per CPU second) and x_torch (simulated wall time / torch wall time).
+// Cube: the dynamic two-level-K FP16 matmul (tests/data/sim/matmul_dynamic_fp16.py, FP32
+// accumulation, FP16 out) on [1024,1024,1024] and a tail shape [1000,1000,1000], beside
+// torch.matmul of the same data in FP32 (one thread); counters MAC/s and x_torch.
 #include "opdev/precision/tensor.h"
 #include "opdev/sim/simulator.h"
 
@@ -94,6 +97,68 @@ void BM_SimSoftmaxFp16(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_SimSoftmaxFp16)->Args({32, 4096})->Args({777, 300})->Unit(benchmark::kMillisecond);
+
+const char* kMatmul = OPDEV_SOURCE_DIR "/tests/data/sim/matmul_dynamic_fp16.py";
+
+opdev::precision::Tensor Fp16(int64_t rows, int64_t cols, uint64_t seed) {
+  std::vector<double> v(static_cast<size_t>(rows * cols));
+  uint64_t s = seed;
+  for (auto& x : v) {
+    s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+    x = -1.0 + 2.0 * static_cast<double>(s >> 11) / 9007199254740992.0;
+  }
+  return *opdev::precision::Tensor::FromDoubles(opdev::DType::kFloat16, {rows, cols}, v);
+}
+
+// Mean seconds of torch.matmul(a, b) on FP32 [m, k] x [k, n] (the FP16 data widened), or -1.
+double TorchMatmulSeconds(int64_t m, int64_t n, int64_t k) {
+  std::string cmd = std::string(OPDEV_PYTHON) +
+                    " -c \"import torch,time\n"
+                    "torch.set_num_threads(1)\n"
+                    "a=(torch.rand(" + std::to_string(m) + "," + std::to_string(k) + ")*2-1).half().float()\n"
+                    "b=(torch.rand(" + std::to_string(k) + "," + std::to_string(n) + ")*2-1).half().float()\n"
+                    "f=lambda: torch.matmul(a,b)\n"
+                    "[f() for _ in range(3)]\n"
+                    "n=20\n"
+                    "t=time.perf_counter()\n"
+                    "[f() for _ in range(n)]\n"
+                    "print((time.perf_counter()-t)/n)\" 2>/dev/null";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return -1;
+  double secs = -1;
+  if (std::fscanf(p, "%lf", &secs) != 1) secs = -1;
+  pclose(p);
+  return secs;
+}
+
+void BM_SimMatmulFp16(benchmark::State& state) {
+  const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
+  auto a = Fp16(m, k, 7);
+  auto b = Fp16(k, n, 8);
+  opdev::sim::SimOptions opts;
+  opts.entry = "matmul_dynamic_wrapper";
+  double wall = 0;
+  for (auto _ : state) {
+    auto t0 = std::chrono::steady_clock::now();
+    auto r = opdev::sim::RunKernelFile(kMatmul, {a, b}, opts);
+    wall += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (!r.ok() || !r->completed || r->hazards.HasErrors()) {
+      state.SkipWithError("simulation failed");
+      return;
+    }
+    benchmark::DoNotOptimize(r->outputs);
+  }
+  const double macs = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  state.counters["MAC/s"] = benchmark::Counter(macs * static_cast<double>(state.iterations()),
+                                               benchmark::Counter::kIsRate);
+  // Same process run: torch is timed right after the simulated runs.
+  double t = TorchMatmulSeconds(m, n, k);
+  if (t > 0) {
+    state.counters["torch_ms"] = t * 1e3;
+    state.counters["x_torch"] = wall / static_cast<double>(state.iterations()) / t;
+  }
+}
+BENCHMARK(BM_SimMatmulFp16)->Args({1024, 1024, 1024})->Args({1000, 1000, 1000})->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -104,11 +104,13 @@ Value MoveFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
     in.Fail(hazard::kUnsupported, call.line,
             absl::StrFormat("pl.move %s -> %s (pipe %s) is not simulated: %s", SpaceOf(src), SpaceOf(dst),
                             path.pipe,
-                            (src.type.space == MemSpace::kAcc || src.type.space == MemSpace::kVec ||
-                             dst.type.space == MemSpace::kVec)
-                                ? "it crosses between the AIC and an AIV, and the simulated cores run one "
-                                  "after another"
-                                : "the quantisation and MX scale paths are not modelled"));
+                            src.type.space == MemSpace::kVec && dst.type.space == MemSpace::kVec
+                                ? "UB-to-UB moves (an AIV-side V-pipe copy) are not modelled"
+                                : (src.type.space == MemSpace::kAcc || src.type.space == MemSpace::kVec ||
+                                   dst.type.space == MemSpace::kVec)
+                                      ? "it crosses between the AIC and an AIV, and the simulated cores run "
+                                        "one after another"
+                                      : "the quantisation and MX scale paths are not modelled"));
   for (const char* k : {"acc_to_vec_mode", "relu_pre_mode", "scale"})
     if (const Value* v = a.Get(99, k); v && v->kind != VK::kNone)
       a.Fail(absl::StrCat("'", k, "' applies to the Acc -> Vec fixpipe path only (move.md), not ",
