@@ -21,5 +21,12 @@ write_basic_package_version_file(${CMAKE_BINARY_DIR}/opdevConfigVersion.cmake
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 install(FILES ${CMAKE_BINARY_DIR}/opdevConfig.cmake ${CMAKE_BINARY_DIR}/opdevConfigVersion.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/opdev)
+# opdev.pc is relocatable: its prefix is ${pcfiledir} (the directory pkg-config found it in)
+# followed by one ".." per component of LIBDIR/pkgconfig, so the installed tree can be moved
+# or installed with any --prefix. An absolute LIBDIR keeps the configured prefix.
+if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}" OR IS_ABSOLUTE "${CMAKE_INSTALL_INCLUDEDIR}")
+  message(FATAL_ERROR "opdev.pc needs CMAKE_INSTALL_LIBDIR and CMAKE_INSTALL_INCLUDEDIR relative to the prefix")
+endif()
+string(REGEX REPLACE "[^/]+" ".." OPDEV_PC_PREFIX_FROM_PCDIR "${CMAKE_INSTALL_LIBDIR}/pkgconfig")
 configure_file(${CMAKE_SOURCE_DIR}/cmake/opdev.pc.in ${CMAKE_BINARY_DIR}/opdev.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/opdev.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -37,7 +37,26 @@ int main(int argc, char** argv) {
     return kExitOk;
   }
   if (name == "--version" || name == "version") {
-    std::cout << "opdev " << opdev::VersionString() << "\n";
+    // --version [--json]: the library version (also opdev_version() of the C ABI and
+    // opdev.__version__ in Python) and the C ABI number.
+    bool json = false;
+    for (int i = 2; i < argc; ++i) {
+      std::string a = argv[i];
+      if (a == "--json") {
+        json = true;
+      } else if (a == "--help" || a == "-h") {
+        std::cout << "usage: opdev --version [--json]\n\nPrints the library version; with --json "
+                     "{\"abi_version\":N,\"version\":\"X.Y.Z\"}.\n";
+        return kExitOk;
+      } else {
+        std::cerr << "opdev --version: unknown option '" << a << "'\n";
+        return kExitUsage;
+      }
+    }
+    if (json)
+      std::cout << "{\"abi_version\":" << opdev::kAbiVersion << ",\"version\":\"" << opdev::VersionString() << "\"}\n";
+    else
+      std::cout << "opdev " << opdev::VersionString() << "\n";
     return kExitOk;
   }
   auto it = Registry().find(name);

@@ -97,6 +97,8 @@ int Run(opdev_context* ctx, const char* step, const char* request_json, char** r
 
 extern "C" {
 
+static_assert(OPDEV_ABI_VERSION == opdev::kAbiVersion, "opdev.h and opdev/version.h disagree on the ABI number");
+
 const char* opdev_version(void) { return opdev::VersionString(); }
 
 int opdev_abi_version(void) { return OPDEV_ABI_VERSION; }

@@ -26,6 +26,9 @@ import threading
 
 __all__ = ["Context", "OpdevError", "Result", "version", "abi_version", "load_library"]
 
+# The binding's version: equal to the library's (version() asks the loaded library), checked
+# together with `opdev --version` by the relocated-install test.
+__version__ = "0.1.0"
 ABI_VERSION = 1
 _OK, _FINDINGS, _ERROR = 0, 1, 2
 
@@ -237,7 +240,9 @@ class Context:
 
     def sim(self, file, entry, inputs=(), out_dir=None, scalars=(), **kw):
         """Runs `entry` of a kernel file on the CPU simulator with .npy `inputs` (request key
-        "in") and extra `scalars`; writes the outputs to out_dir/<name>.npy."""
+        "in") and extra `scalars`; writes the outputs to out_dir/<name>.npy. Other request keys
+        pass through as keywords, e.g. ``work_budget=10**6`` (work units before the run stops
+        with SIM-WORK-BUDGET; default from the problem size)."""
         return self._call("sim", dict(kw, file=os.fspath(file), entry=entry,
                                       out_dir=os.fspath(out_dir) if out_dir else None,
                                       scalar=list(scalars) or None,
