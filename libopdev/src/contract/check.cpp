@@ -22,6 +22,7 @@ const std::vector<RuleInfo>& ContractRules() {
         {"JSON-SYNTAX", c::kInputError, "malformed JSON (line of the parse error)"},
         {"JSON-DUPLICATE-KEY", c::kDesignViolation, "a JSON object repeats a member (category of the file's owner)"},
         {"YAML-SYNTAX", c::kInputError, "malformed YAML (line of the parser mark)"},
+        {"CONTRACT-INPUT-LIMIT", c::kInputError, "a contract file exceeds an explicit input bound (JSON nested deeper than 64; DESIGN.md over 4 MiB, a line over 64 KiB, a table row over 128 cells, over 4096 '[' in one paragraph, block nesting over 32); not parsed further"},
         // DESIGN.md structure.
         {"DESIGN-SECTION-COUNT", c::kIncompleteStructure, "DESIGN.md does not have exactly 11 '## §' sections"},
         {"DESIGN-SECTION-MISSING", c::kIncompleteStructure, "one of §0…§10 is missing (reported at the heading standing in its place)"},

@@ -2,8 +2,10 @@
 // with source lines (see design_doc.h). The typed accessors are in design_views.cpp.
 #include "opdev/contract/design_doc.h"
 
+#include "contract/markdown_limits.h"
 #include "contract/read_input.h"
 #include "contract/text_util.h"
+#include "opdev/contract/source.h"
 
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm-extension_api.h>
@@ -143,6 +145,11 @@ DesignDoc ParseDesignDoc(std::string_view text, const std::string& path) {
   doc.path = path;
   doc.text = std::string(text);
   doc.lines = SplitLines(doc.text);
+  if (auto over = CheckMarkdownLimits(doc.text)) {
+    doc.limit_violation = std::move(over->message);
+    doc.limit_line = over->line;
+    return doc;
+  }
 
   std::unique_ptr<cmark_parser, ParserDeleter> parser(cmark_parser_new(CMARK_OPT_DEFAULT));
   if (cmark_syntax_extension* table = cmark_find_syntax_extension("table"))
@@ -246,7 +253,14 @@ DesignDoc ParseDesignDoc(std::string_view text, const std::string& path) {
 absl::StatusOr<DesignDoc> LoadDesignDoc(const std::string& path, Diagnostics* diags) {
   auto text = ReadContractText(path, diags);
   if (!text.ok()) return text.status();
-  return ParseDesignDoc(*text, path);
+  DesignDoc doc = ParseDesignDoc(*text, path);
+  if (!doc.limit_violation.empty()) {
+    if (diags)
+      diags->Error(code::kInputLimit, category::kInputError, path, doc.limit_line,
+                   "DESIGN.md not parsed: " + doc.limit_violation);
+    return absl::InvalidArgumentError(path + ":" + std::to_string(doc.limit_line) + ": " + doc.limit_violation);
+  }
+  return doc;
 }
 
 }  // namespace opdev::contract

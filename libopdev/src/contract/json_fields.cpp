@@ -116,10 +116,12 @@ absl::StatusOr<boost::json::value> ParseJsonContract(std::string_view text, cons
   boost::json::value v;
   int line = 0;
   std::string msg;
-  if (!ParseJsonText(text, &v, &line, &msg)) {
-    if (diags) diags->Error(code::kJsonSyntax, category::kInputError, path, line,
-                            "malformed JSON: " + msg);
-    return absl::InvalidArgumentError(path + ":" + std::to_string(line) + ": malformed JSON: " + msg);
+  bool too_deep = false;
+  if (!ParseJsonText(text, &v, &line, &msg, &too_deep)) {
+    const char* what = too_deep ? "JSON over opdev's input limit: " : "malformed JSON: ";
+    if (diags) diags->Error(too_deep ? code::kInputLimit : code::kJsonSyntax, category::kInputError,
+                            path, line, what + msg);
+    return absl::InvalidArgumentError(path + ":" + std::to_string(line) + ": " + what + msg);
   }
   for (const auto& d : loc.duplicates()) {
     if (diags) diags->Error(code::kJsonDuplicateKey, dup_category, path, d.line,

@@ -3,6 +3,7 @@
 
 #include "opdev/support/file_io.h"
 
+#include <boost/json/error.hpp>
 #include <boost/json/stream_parser.hpp>
 
 #include <set>
@@ -21,7 +22,7 @@ std::string JsonPointerToken(std::string_view key) {
 
 JsonLocator::JsonLocator(std::string_view text) : text_(text) {
   SkipWs();
-  Value("");
+  Value("", 0);
 }
 
 int JsonLocator::Line(const std::string& pointer) const {
@@ -72,8 +73,8 @@ std::string JsonLocator::String() {
   return out;
 }
 
-void JsonLocator::Value(const std::string& ptr) {
-  if (failed_ || pos_ >= text_.size()) { failed_ = true; return; }
+void JsonLocator::Value(const std::string& ptr, int depth) {
+  if (failed_ || pos_ >= text_.size() || depth > kMaxJsonDepth) { failed_ = true; return; }
   if (!lines_.count(ptr)) lines_[ptr] = line_;
   char c = text_[pos_];
   if (c == '{') {
@@ -93,7 +94,7 @@ void JsonLocator::Value(const std::string& ptr) {
       if (pos_ >= text_.size() || text_[pos_] != ':') { failed_ = true; return; }
       ++pos_;
       SkipWs();
-      Value(child);
+      Value(child, depth + 1);
       SkipWs();
       if (pos_ < text_.size() && text_[pos_] == ',') { ++pos_; continue; }
       if (pos_ < text_.size() && text_[pos_] == '}') { ++pos_; return; }
@@ -107,7 +108,7 @@ void JsonLocator::Value(const std::string& ptr) {
     if (pos_ < text_.size() && text_[pos_] == ']') { ++pos_; return; }
     for (size_t i = 0; !failed_; ++i) {
       SkipWs();
-      Value(ptr + "/" + std::to_string(i));
+      Value(ptr + "/" + std::to_string(i), depth + 1);
       SkipWs();
       if (pos_ < text_.size() && text_[pos_] == ',') { ++pos_; continue; }
       if (pos_ < text_.size() && text_[pos_] == ']') { ++pos_; return; }
@@ -125,14 +126,20 @@ void JsonLocator::Value(const std::string& ptr) {
 }
 
 bool ParseJsonText(std::string_view text, boost::json::value* out, int* line,
-                   std::string* message) {
-  boost::json::stream_parser p;
+                   std::string* message, bool* too_deep) {
+  boost::json::parse_options opts;
+  opts.max_depth = kMaxJsonDepth;
+  boost::json::stream_parser p({}, opts);
   boost::system::error_code ec;
   size_t consumed = p.write(text.data(), text.size(), ec);
   if (!ec) p.finish(ec);
   if (ec) {
     *line = LineOfOffset(text, consumed);
-    *message = ec.message();
+    if (too_deep) *too_deep = ec == boost::json::error::too_deep;
+    *message = ec == boost::json::error::too_deep
+                   ? "arrays/objects nested deeper than " + std::to_string(kMaxJsonDepth) +
+                         " levels (opdev's limit for contract JSON)"
+                   : ec.message();
     return false;
   }
   *out = p.release();

@@ -13,6 +13,11 @@
 
 namespace opdev::contract {
 
+// Deepest nesting of arrays/objects a contract JSON file may have (the real contracts nest at
+// most 5 levels). Deeper text is refused by ParseJsonText with a message naming the limit,
+// and the locator stops scanning there, so neither recursion nor memory depends on the depth.
+inline constexpr int kMaxJsonDepth = 64;
+
 struct JsonDuplicateKey {
   std::string pointer;  // pointer of the duplicated member
   int line = 0;         // line of the second occurrence
@@ -29,7 +34,7 @@ class JsonLocator {
   const std::vector<JsonDuplicateKey>& duplicates() const { return duplicates_; }
 
  private:
-  void Value(const std::string& ptr);
+  void Value(const std::string& ptr, int depth);
   void SkipWs();
   std::string String();
   int line_ = 1;
@@ -43,8 +48,10 @@ class JsonLocator {
 // Escapes a member name for use in a JSON Pointer (RFC 6901).
 std::string JsonPointerToken(std::string_view key);
 
-// Parses JSON text with Boost.JSON. On a syntax error returns false and sets *line/*message
-// (the line is computed from the parser's byte offset).
-bool ParseJsonText(std::string_view text, boost::json::value* out, int* line, std::string* message);
+// Parses JSON text with Boost.JSON. On a syntax error, or nesting deeper than kMaxJsonDepth,
+// returns false and sets *line/*message (the line is computed from the parser's byte offset).
+// *too_deep (when given) tells the nesting limit apart from a syntax error.
+bool ParseJsonText(std::string_view text, boost::json::value* out, int* line, std::string* message,
+                   bool* too_deep = nullptr);
 
 }  // namespace opdev::contract

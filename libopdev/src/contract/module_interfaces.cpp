@@ -207,12 +207,13 @@ absl::StatusOr<ModuleInterfaces> ParseModuleInterfaces(std::string_view text,
         d.name = rd.Str(m, "name", where, true);
         d.description = rd.Str(m, "description", where, false);
         d.section = rd.Str(m, "section", where, true);
+        // A missing key yields an invalid node whose type queries throw: ask IsDefined first.
         YAML::Node gs = m["golden_steps"];
-        if (gs.IsSequence()) {
+        if (!gs.IsDefined() || gs.IsNull()) {
+          rd.Missing("golden_steps", where, d.line);
+        } else if (gs.IsSequence()) {
           for (const auto& s : gs)
             if (s.IsScalar()) d.golden_steps.push_back(s.Scalar());
-        } else if (!gs.IsDefined() || gs.IsNull()) {
-          rd.Missing("golden_steps", where, d.line);
         } else {
           rd.WrongType("golden_steps", "a list of strings", LineOf(gs));
         }

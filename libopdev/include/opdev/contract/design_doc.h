@@ -157,6 +157,11 @@ class DesignDoc {
   std::vector<Section> sections;       // every `## ` heading in order
   std::vector<Table> tables;
   std::vector<CodeBlock> code_blocks;
+  // Non-empty when the text crossed one of opdev's Markdown input bounds (docs/contract.md,
+  // "Input limits"): it was not parsed (no sections, tables or code) and LoadDesignDoc
+  // reported CONTRACT-INPUT-LIMIT at limit_line.
+  std::string limit_violation;
+  int limit_line = 0;
 
   // §k by index (0…10); nullptr when absent (first occurrence when duplicated).
   const Section* FindSection(int index) const;
@@ -190,9 +195,10 @@ class DesignDoc {
   bool HasSection10() const { return FindSection(10) != nullptr; }
 };
 
-// Parses DESIGN.md text. Never fails on content (Markdown has no syntax errors); the status is
-// only for I/O in LoadDesignDoc (missing, unreadable, over 16 MiB, non-UTF-8), which also adds
-// a diagnostic.
+// Parses DESIGN.md text. Never fails on content (Markdown has no syntax errors); text over an
+// input bound is left unparsed (limit_violation). The status of LoadDesignDoc is for I/O
+// (missing, unreadable, over 16 MiB, non-UTF-8) and for the input bounds, each with a
+// diagnostic.
 DesignDoc ParseDesignDoc(std::string_view text, const std::string& path);
 absl::StatusOr<DesignDoc> LoadDesignDoc(const std::string& path, Diagnostics* diags);
 

@@ -22,6 +22,9 @@ inline constexpr const char* kSymlinkEscape = "CONTRACT-SYMLINK-ESCAPE";    // i
 inline constexpr const char* kJsonSyntax = "JSON-SYNTAX";                   // input_error
 inline constexpr const char* kJsonDuplicateKey = "JSON-DUPLICATE-KEY";      // per contract
 inline constexpr const char* kYamlSyntax = "YAML-SYNTAX";                   // input_error
+// A file over one of opdev's explicit input bounds (JSON nesting, DESIGN.md size, line
+// length, table columns, bracket and block nesting); the message names the limit.
+inline constexpr const char* kInputLimit = "CONTRACT-INPUT-LIMIT";          // input_error
 inline constexpr const char* kKbRootMissing = "KB-ROOT-MISSING";            // input_error
 }  // namespace code
 
