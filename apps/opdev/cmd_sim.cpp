@@ -9,7 +9,8 @@ namespace {
 
 constexpr const char* kUsage =
     "opdev sim FILE --entry NAME --in X.npy [--in Y.npy ...] --out-dir DIR\n"
-    "          [--block-dim N] [--scalar V ...] [--target a5|a3] [--vector-cores N] [--json]\n"
+    "          [--block-dim N] [--scalar V ...] [--target a5|a3] [--vector-cores N]\n"
+    "          [--work-budget UNITS] [--json]\n"
     "       opdev sim --hazards [--json]\n\n"
     "Executes the entry of a PyPTO-Pro kernel file on the CPU: a wrapper (inputs bind to its\n"
     "parameters; its statements must stay within the wrapper boundary; outputs are the tensors\n"
@@ -19,6 +20,9 @@ constexpr const char* kUsage =
     "Outputs are written to DIR/<name>.npy. Hazards (out-of-range DMA, tile placement and\n"
     "overlap, mask width mix, never-written bytes reaching results, output coverage, VF-body\n"
     "rules, wrapper boundary) are reported with file:line; --hazards lists every code.\n"
+    "Every run has a work budget (one unit per statement and register op, one per 64 tile\n"
+    "elements; default 20M + 64 per input element): an endless or runaway loop stops with\n"
+    "SIM-WORK-BUDGET naming the loop's line and iteration counts; --work-budget sets it.\n"
     "Exit status: 0 ran clean, 1 hazards (errors) or the run stopped, 2 usage or input error.";
 
 int RunSim(const std::vector<std::string>& args) {
@@ -32,6 +36,7 @@ int RunSim(const std::vector<std::string>& args) {
       "cores: kernel entry default 1; for a wrapper, overrides its launch")(
       "target", po::value<std::string>()->default_value("a5"), "a5 or a3")(
       "vector-cores", po::value<int64_t>()->default_value(48), "get_platform_info().vector_core_num")(
+      "work-budget", po::value<int64_t>()->default_value(0), "work units before SIM-WORK-BUDGET (0: default)")(
       "hazards", po::bool_switch(), "list the hazard catalogue and exit")(
       "json", po::bool_switch(), "machine-readable result");
   po::positional_options_description pos;
@@ -43,7 +48,8 @@ int RunSim(const std::vector<std::string>& args) {
   boost::json::object request{{"hazards", vm["hazards"].as<bool>()},
                               {"target", vm["target"].as<std::string>()},
                               {"block_dim", vm["block-dim"].as<int64_t>()},
-                              {"vector_cores", vm["vector-cores"].as<int64_t>()}};
+                              {"vector_cores", vm["vector-cores"].as<int64_t>()},
+                              {"work_budget", vm["work-budget"].as<int64_t>()}};
   for (const char* key : {"file", "entry", "out-dir"})
     if (vm.count(key)) request[RequestKey(key)] = vm[key].as<std::string>();
   if (vm.count("in")) {

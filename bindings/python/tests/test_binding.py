@@ -30,6 +30,29 @@ class BindingTest(unittest.TestCase):
         self.assertEqual(opdev.abi_version(), 1)
         self.assertRegex(opdev.version(), r"^\d+\.\d+\.\d+$")
 
+    def test_versions_agree(self):
+        self.assertEqual(opdev.__version__, opdev.version())
+
+    @unittest.skipIf(np is None, "needs NumPy")
+    def test_endless_kernel_returns_with_work_budget_hazard(self):
+        # The CPU device calls the simulator through this ABI: an endless loop must come back
+        # as a result carrying SIM-WORK-BUDGET (the loop's line), not hang the caller.
+        src = ("import pypto_pro.language as pl\nimport torch\n\n"
+               "def w(x):\n    i = 0\n    while i >= 0:\n        i = i + 1\n    return x\n")
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "endless.py")
+            with open(path, "w") as f:
+                f.write(src)
+            x = os.path.join(tmp, "x.npy")
+            np.save(x, np.zeros((2, 64), dtype=np.float32))
+            with opdev.Context() as ctx:
+                res = ctx.sim(path, "w", inputs=[x], out_dir=os.path.join(tmp, "out"), work_budget=50000)
+            self.assertEqual(res.status, 1)
+            self.assertFalse(res["completed"])
+            codes = [(h["code"], h["line"]) for h in res["hazards"]]
+            self.assertIn(("SIM-WORK-BUDGET", 6), codes)
+            self.assertEqual(res["stats"]["work_budget"], 50000)
+
     def test_bad_context_options_raise(self):
         with self.assertRaises(opdev.OpdevError) as cm:
             opdev.Context(target="a9")

@@ -30,6 +30,13 @@ std::string_view ParamKindName(ParamKind k) {
   return "?";
 }
 
+bool Function::SupportsRegDtype(std::string_view dt_name) const {
+  if (reg_dtypes.empty()) return true;
+  for (const auto& d : reg_dtypes)
+    if (d == dt_name) return true;
+  return false;
+}
+
 const Param* Function::FindParam(std::string_view n) const {
   for (const auto& p : params) {
     if (p.name == n) return &p;
@@ -144,6 +151,14 @@ absl::StatusOr<Catalog> Catalog::FromJson(std::string_view text) {
       f.mte = r.Bool(o, "mte");
       f.pipe = r.Str(o, "pipe", where);
       f.dtypes = r.Str(o, "dtypes", where);
+      if (auto it = o.find("reg_dtypes"); it != o.end()) {
+        if (!it->value().is_array()) r.error = where + ": reg_dtypes must be a list of DT_ names";
+        else
+          for (const auto& x : it->value().get_array()) {
+            if (!x.is_string()) { r.error = where + ": reg_dtypes must be a list of DT_ names"; break; }
+            f.reg_dtypes.emplace_back(x.get_string().c_str());
+          }
+      }
       f.returns = r.Str(o, "returns", where);
       f.internal = r.Bool(o, "internal");
       f.note = r.Str(o, "note", where);

@@ -25,6 +25,11 @@ StringPrefix ParsePrefix(std::string_view token, std::string_view* body);
 std::optional<std::string> DecodeBody(std::string_view body, bool raw, bool bytes,
                                       std::string* error, size_t* error_offset);
 
+// Integer literal bounds: CPython's sys.int_info.default_max_str_digits for decimal literals,
+// and the bit size of such a decimal (4300 * log2(10), rounded up) for hex/octal/binary.
+inline constexpr size_t kMaxIntDigits = 4300;
+inline constexpr size_t kMaxIntBits = 14285;
+
 // Canonical decimal digits of an integer literal (hex/octal/binary/underscores allowed).
 std::string IntToDecimal(std::string_view text);
 // Value of a float literal text (underscores allowed) or of an imaginary literal without j.

@@ -1588,6 +1588,23 @@ class Parser {
       e->value = lit::FloatRepr(lit::ParseFloat(s));
     } else {
       e->const_kind = ConstKind::kInt;
+      // CPython 3.11 refuses decimal literals over sys.int_info.default_max_str_digits digits
+      // (its conversion is quadratic); opdev applies the same bound, and to hex/octal/binary
+      // literals the equivalent value size (so canonicalising stays linear-bounded).
+      size_t digits = 0;
+      for (size_t i = prefixed ? 2 : 0; i < s.size(); ++i) digits += s[i] != '_';
+      const int bits = !prefixed ? 0 : (s[1] | 0x20) == 'x' ? 4 : (s[1] | 0x20) == 'o' ? 3 : 1;
+      if (!prefixed && digits > lit::kMaxIntDigits)
+        Fail("Exceeds the limit (" + std::to_string(lit::kMaxIntDigits) +
+                 " digits) for integer string conversion: value has " + std::to_string(digits) +
+                 " digits; use sys.set_int_max_str_digits() to increase the limit - Consider "
+                 "hexadecimal for huge integer literals to avoid decimal conversion limits.",
+             t);
+      if (prefixed && digits * bits > lit::kMaxIntBits)
+        Fail("integer literal of " + std::to_string(digits * bits) + " bits exceeds opdev's limit of " +
+                 std::to_string(lit::kMaxIntBits) + " bits (the size of a " +
+                 std::to_string(lit::kMaxIntDigits) + "-digit decimal)",
+             t);
       e->value = lit::IntToDecimal(s);
     }
     return e;

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 
+#include <charconv>
 #include <cmath>
 
 namespace opdev::sim {
@@ -39,10 +40,30 @@ Value Len(Interp& in, const XNode& call, BArgs& pos, Kwargs&) {
   in.Fail(hazard::kRuntimeError, call.line, "len() of a " + KindName(pos[0].kind));
 }
 
+// A float's integral value as int64: ValueError / OverflowError as Python for NaN and
+// infinities, SIM-LIMIT beyond int64 (Python would return a big int).
+int64_t FloatToInt(Interp& in, int line, double v, const char* what) {
+  if (std::isnan(v)) in.Fail(hazard::kRuntimeError, line, std::string(what) + ": cannot convert float NaN to integer (ValueError)");
+  if (std::isinf(v)) in.Fail(hazard::kRuntimeError, line, std::string(what) + ": cannot convert float infinity to integer (OverflowError)");
+  if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0))
+    in.Fail(hazard::kLimit, line, std::string(what) + ": the integer leaves the int64 range");
+  return static_cast<int64_t>(v);
+}
+
 Value IntFn(Interp& in, const XNode& call, BArgs& pos, Kwargs&) {
   if (pos.empty()) return Value::Int(0);
-  if (pos[0].kind == VK::kFloat) return Value::Int(static_cast<int64_t>(std::trunc(pos[0].f)));
-  if (pos[0].kind == VK::kStr) return Value::Int(std::stoll(pos[0].s));
+  if (pos[0].kind == VK::kFloat) return Value::Int(FloatToInt(in, call.line, std::trunc(pos[0].f), "int()"));
+  if (pos[0].kind == VK::kStr) {
+    const std::string& t = pos[0].s;
+    size_t b = t.find_first_not_of(" \t\n"), e = t.find_last_not_of(" \t\n");
+    std::string d = b == std::string::npos ? std::string() : t.substr(b, e - b + 1);
+    int64_t v = 0;
+    auto [p, ec] = std::from_chars(d.data() + (!d.empty() && d[0] == '+'), d.data() + d.size(), v);
+    if (d.empty() || ec == std::errc::invalid_argument || p != d.data() + d.size())
+      in.Fail(hazard::kRuntimeError, call.line, "invalid literal for int() with base 10: " + Repr(pos[0]) + " (ValueError)");
+    if (ec == std::errc::result_out_of_range) in.Fail(hazard::kLimit, call.line, "int(): the integer leaves the int64 range");
+    return Value::Int(v);
+  }
   return Value::Int(in.ToInt(pos[0], call.line, "int() argument"));
 }
 Value FloatFn(Interp& in, const XNode& call, BArgs& pos, Kwargs&) {
@@ -53,7 +74,9 @@ Value BoolFn(Interp& in, const XNode&, BArgs& pos, Kwargs&) { return Value::Bool
 Value AbsFn(Interp& in, const XNode& call, BArgs& pos, Kwargs&) {
   if (pos.size() != 1) in.Fail(hazard::kRuntimeError, call.line, "abs() takes one argument");
   if (pos[0].kind == VK::kFloat) return Value::Float(std::fabs(pos[0].f));
-  return Value::Int(std::llabs(in.ToInt(pos[0], call.line, "abs() argument")));
+  int64_t v = in.ToInt(pos[0], call.line, "abs() argument");
+  if (v == INT64_MIN) in.Fail(hazard::kLimit, call.line, "abs(): the integer leaves the int64 range");
+  return Value::Int(v < 0 ? -v : v);
 }
 Value TupleFn(Interp& in, const XNode& call, BArgs& pos, Kwargs&) {
   if (pos.empty()) return Value::TupleV({});
@@ -106,6 +129,11 @@ std::vector<int64_t> ShapeArgs(Interp& in, const XNode& call, const BArgs& pos) 
 }
 
 Value NewTensor(Interp& in, DType dtype, std::vector<int64_t> shape) {
+  // Size in bytes without overflow, checked against the run's memory limit before allocating.
+  int64_t bytes = static_cast<int64_t>(DTypeSize(dtype));
+  for (int64_t d : shape)
+    if (__builtin_mul_overflow(bytes, d, &bytes)) { bytes = -1; break; }
+  in.AllocateGm(bytes, in.current_line);
   auto t = GmTensor::Make(absl::StrCat("out", in.tensors.size()), dtype, std::move(shape));
   // torch.empty leaves memory uninitialised: fill with a NaN/garbage pattern.
   std::fill(t->data.begin(), t->data.end(), kPoisonByte);
@@ -144,11 +172,11 @@ Value PlatformInfoFn(Interp& in, const XNode&, BArgs&, Kwargs&) {
 
 Value Ceil(Interp& in, const XNode& call, BArgs& pos, Kwargs&) {
   if (pos.size() != 1) in.Fail(hazard::kRuntimeError, call.line, "math.ceil takes one argument");
-  return Value::Int(static_cast<int64_t>(std::ceil(in.ToDouble(pos[0], call.line, "math.ceil argument"))));
+  return Value::Int(FloatToInt(in, call.line, std::ceil(in.ToDouble(pos[0], call.line, "math.ceil argument")), "math.ceil"));
 }
 Value Floor(Interp& in, const XNode& call, BArgs& pos, Kwargs&) {
   if (pos.size() != 1) in.Fail(hazard::kRuntimeError, call.line, "math.floor takes one argument");
-  return Value::Int(static_cast<int64_t>(std::floor(in.ToDouble(pos[0], call.line, "math.floor argument"))));
+  return Value::Int(FloatToInt(in, call.line, std::floor(in.ToDouble(pos[0], call.line, "math.floor argument")), "math.floor"));
 }
 Value Sync(Interp&, const XNode&, BArgs&, Kwargs&) { return Value::None(); }
 

@@ -141,6 +141,13 @@ Value MakeTileGroupFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
     if (depth != 0 && dv != depth) a.Fail(absl::StrFormat("depth=%d disagrees with %d mutex_ids", dv, depth));
     depth = dv;
   }
+  // A group's slots live in one on-chip space: more slots than the space holds cannot exist
+  // (and would make the simulator allocate without bound).
+  if (const MemSpaceInfo* sp = FindSpace(in.target, tt.space); sp && tt.Bytes() > 0 &&
+      depth > static_cast<int64_t>(sp->capacity / tt.Bytes()))
+    in.Fail(hazard::kTileCapacity, call.line,
+            absl::StrFormat("pl.make_tile_group: depth %d slots of %d bytes exceed the %d bytes of %s",
+                            depth, tt.Bytes(), sp->capacity, std::string(sp->name)));
   const Value& addrs = a.Req(99, "addrs");
   std::vector<int64_t> list;
   if (addrs.IsSeq()) {
@@ -213,8 +220,16 @@ Value PlRange(Interp& in, const XNode& call, BArgs& pos, Kwargs&) {
   if (v.size() == 1) hi = v[0];
   else if (v.size() >= 2) { lo = v[0]; hi = v[1]; if (v.size() == 3) st = v[2]; }
   if (st == 0) in.Fail(hazard::kRuntimeError, call.line, "range() step must not be zero");
+  // As a value (not a for-loop's iterator) the range becomes a list: count it first.
+  const uint64_t span = st > 0 ? (lo < hi ? static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) : 0)
+                               : (lo > hi ? static_cast<uint64_t>(lo) - static_cast<uint64_t>(hi) : 0);
+  const uint64_t ustep = st > 0 ? static_cast<uint64_t>(st) : 0 - static_cast<uint64_t>(st);
+  const uint64_t count = span == 0 ? 0 : (span - 1) / ustep + 1;
+  in.CheckSequenceLength(count > static_cast<uint64_t>(kMaxSequenceItems) ? kMaxSequenceItems + 1 : static_cast<int64_t>(count), call.line);
   std::vector<Value> out;
-  for (int64_t i = lo; st > 0 ? i < hi : i > hi; i += st) out.push_back(Value::Int(i));
+  out.reserve(count);
+  for (uint64_t k = 0; k < count; ++k)
+    out.push_back(Value::Int(static_cast<int64_t>(static_cast<uint64_t>(lo) + k * static_cast<uint64_t>(st))));
   return Value::ListV(std::move(out));
 }
 

@@ -3,16 +3,33 @@
 // and astype. Each checks that the mask was built for the operation's element width.
 #include "builtins.h"
 
+#include "opdev/api/catalog.h"
 #include "opdev/sim/vf_ops.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 
 namespace opdev::sim {
 
 namespace {
 
 using BArgs = std::vector<Value>;
+
+// The register dtypes an op's doc page supports (the API catalog's reg_dtypes): vf.exp on an
+// int8 register, for example, is refused with the rule and its page. FP32 and FP16 are
+// supported by every simulated op, so the hot path skips the lookup.
+void CheckRegDtype(const Args& a, const XNode& call, DType dt) {
+  if (dt == DType::kFloat32 || dt == DType::kFloat16) return;
+  if (!call.a || call.a->kind != XK::kBuiltinRef) return;
+  const api::Function* f = api::Catalog::Builtin().FindFunction(call.a->name);
+  if (!f || f->SupportsRegDtype(DTypePlName(dt))) return;
+  std::string doc = f->source;
+  if (auto p = doc.find("docs/"); p != std::string::npos) doc = doc.substr(p);
+  a.in().Fail(hazard::kTypeMismatch, a.line(),
+              absl::StrFormat("%s on a %s register: the documented dtypes of %s are %s (%s)", call.a->name,
+                              std::string(DTypePlName(dt)), call.a->name, absl::StrJoin(f->reg_dtypes, ", "), doc));
+}
 
 void RequireVf(const Args& a) {
   if (!a.in().in_kernel) a.Fail("vf.* operations run inside a @pl.vector_function called from a kernel");
@@ -178,6 +195,7 @@ Value VfBinary(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   const MaskReg& m = a.Mask(2, "preg");
   CheckMask(a, m, x.dtype, "an operation on");
   MergeMode mode = ModeArg(a);
+  CheckRegDtype(a, call, x.dtype);
   if (yv.IsNumber()) {
     VReg r = vf::BinaryScalar(OP, x, in.ToDouble(yv, call.line, "scalar"), m);
     Count(in, r);
@@ -201,6 +219,7 @@ Value VfScalar(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   double s = a.Num(1, "scalar");
   const MaskReg& m = a.Mask(2, "preg");
   CheckMask(a, m, x.dtype, "an operation on");
+  CheckRegDtype(a, call, x.dtype);
   VReg r = vf::BinaryScalar(OP, x, s, m);
   Count(in, r);
   return MakeReg(std::move(r));
@@ -213,6 +232,7 @@ Value VfUnary(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   const VReg& x = a.Reg(0, "src");
   const MaskReg& m = a.Mask(1, "preg");
   CheckMask(a, m, x.dtype, "an operation on");
+  CheckRegDtype(a, call, x.dtype);
   VReg r = vf::Unary(OP, x, m, ModeArg(a));
   Count(in, r);
   return MakeReg(std::move(r));
@@ -225,6 +245,8 @@ Value ExpSubFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   const VReg& y = a.Reg(1, "src1");
   const MaskReg& m = a.Mask(2, "preg");
   CheckMask(a, m, x.dtype, "a source of");
+  CheckRegDtype(a, call, x.dtype);
+  CheckRegDtype(a, call, y.dtype);
   if (x.dtype != y.dtype)
     in.sink.Report(hazard::kTypeMismatch, call.line,
                    absl::StrFormat("vf.exp_sub sources are %s and %s", std::string(DTypeName(x.dtype)), std::string(DTypeName(y.dtype))));
@@ -241,6 +263,7 @@ Value ReduceFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   const VReg& x = a.Reg(0, "src");
   const MaskReg& m = a.Mask(1, "preg");
   CheckMask(a, m, x.dtype, "a reduction over");
+  CheckRegDtype(a, call, x.dtype);
   if (const Value* d = a.Get(2, "datablock"); d && in.Truthy(*d))
     in.Fail(hazard::kUnsupported, call.line, "datablock reductions are not simulated");
   VReg r = vf::Reduce(OP, x, m);
@@ -263,6 +286,7 @@ Value FullFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
     if (!m) a.Fail("tensor mode (broadcast of a register lane) needs a mask");
     const VReg& r = src.As<VReg>();
     CheckMask(a, *m, r.dtype, "a broadcast of");
+    CheckRegDtype(a, call, r.dtype);
     VReg out = vf::FullLane(r, *m, a.EnumArg(99, "pos") == "HIGHEST", mode, nullptr);
     Count(in, out);
     return MakeReg(std::move(out));
@@ -271,6 +295,7 @@ Value FullFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   if (!dv || dv->kind != VK::kDType) a.Fail("scalar mode needs dtype=");
   DType d = dv->dtype();
   if (m) CheckMask(a, *m, d, "a broadcast to");
+  CheckRegDtype(a, call, d);
   VReg out = vf::FullScalar(in.ToDouble(src, call.line, "scalar"), d, m, mode, nullptr);
   Count(in, out);
   return MakeReg(std::move(out));
@@ -283,6 +308,7 @@ Value SelectFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   const VReg& y = a.Reg(1, "src1");
   const MaskReg& m = a.Mask(2, "preg");
   CheckMask(a, m, x.dtype, "a selection of");
+  CheckRegDtype(a, call, x.dtype);
   VReg r = vf::Select(x, y, m);
   Count(in, r);
   return MakeReg(std::move(r));
@@ -296,6 +322,7 @@ Value CompareFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   const Value& yv = a.Req(1, "b");
   const MaskReg& m = a.Mask(2, "preg");
   CheckMask(a, m, x.dtype, "a comparison of");
+  CheckRegDtype(a, call, x.dtype);
   ++in.stats.vf_ops;
   in.stats.lane_ops += x.Lanes();
   if (yv.IsNumber()) return MakeMask(vf::CompareScalar(OP, x, in.ToDouble(yv, call.line, "scalar"), m));

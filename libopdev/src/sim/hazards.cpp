@@ -47,7 +47,8 @@ const std::vector<HazardInfo>& HazardCatalogue() {
       {hazard::kRuntimeError, Severity::kError, c::kRuntimeFailure,
        "the kernel or wrapper failed while executing"},
       {hazard::kBlockDim, Severity::kError, c::kImplementationError,
-       "launch block_dim is not a positive integer"},
+       "launch block_dim is not a positive integer or exceeds the platform's cores (vector-only: "
+       "vector_core_num; cube or mixed: core_num)"},
       {hazard::kCoreSpace, Severity::kError, c::kImplementationError,
        "an operation uses a tile in a memory space the executing core does not have (Cube spaces "
        "on an AIV, Vec on an AIC)"},
@@ -97,6 +98,11 @@ const std::vector<HazardInfo>& HazardCatalogue() {
       {hazard::kL1BankHalf, Severity::kWarning, c::kImplementationError,
        "consecutive slots of an L1 (Mat) tile group lie in the same bank half: the MTE2 write "
        "of one and the MTE1 read of the other conflict on the same banks"},
+      {hazard::kWorkBudget, Severity::kError, c::kRuntimeFailure,
+       "the run exceeded its work budget, or a loop repeated without progress (on the device: a hang)"},
+      {hazard::kLimit, Severity::kError, c::kCapabilityGap,
+       "a value or allocation beyond the simulator's explicit limits (integers outside int64, host "
+       "memory, list length, call depth / recursion)"},
   };
   return table;
 }

@@ -9,6 +9,7 @@
 #include "absl/strings/str_join.h"
 
 #include <cmath>
+#include <set>
 
 namespace opdev::sim {
 
@@ -62,7 +63,17 @@ std::string Repr(const Value& v) {
   }
 }
 
-Interp::Interp(Program& p, HazardSink& s, Target t) : prog(p), sink(s), target(t) {}
+Interp::Interp(Program& p, HazardSink& s, Target t)
+    : prog(p), sink(s), target(t), stack_top_(reinterpret_cast<uintptr_t>(__builtin_frame_address(0))) {}
+
+void Interp::CheckStack(int line) const {
+  const uintptr_t here = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+  if (stack_top_ > here && stack_top_ - here > kMaxInterpStackBytes)
+    Fail(hazard::kLimit, line,
+         absl::StrFormat("expressions and calls nested too deeply: the interpretation would use more than "
+                         "%d KiB of native stack (the simulator's limit)",
+                         kMaxInterpStackBytes >> 10));
+}
 
 void Interp::Fail(std::string_view code, int line, const std::string& msg) const {
   throw SimError(code, line, msg);
@@ -155,6 +166,7 @@ Value Interp::Eval(const XNode& n, Frame& fr) {
       return b;
     }
     case XK::kUnsupported:
+      if (n.constant.kind == VK::kStr) Fail(n.constant.s, n.line, n.name);  // a limit with its own code
       Fail(hazard::kUnsupported, n.line, n.name + " is not supported by the simulator");
     case XK::kAttr: return Attr(Eval(*n.a, fr), n.name, n.line);
     case XK::kSubscript: return Subscript(Eval(*n.a, fr), Eval(*n.b, fr), n.line);
@@ -173,9 +185,11 @@ Value Interp::Eval(const XNode& n, Frame& fr) {
       Value v = Eval(*n.a, fr);
       switch (n.op) {
         case py::Op::kNot: return Value::Bool(!Truthy(v));
-        case py::Op::kUSub:
+        case py::Op::kUSub: {
           if (v.kind == VK::kFloat) return Value::Float(-v.f);
-          return Value::Int(-ToInt(v, n.line, "operand of unary -"));
+          int64_t x = ToInt(v, n.line, "operand of unary -");
+          return IntOp(py::Op::kSub, 0, x, n.line);
+        }
         case py::Op::kUAdd: return v;
         case py::Op::kInvert: return Value::Int(~ToInt(v, n.line, "operand of ~"));
         default: Fail(hazard::kUnsupported, n.line, "unary operator");
@@ -236,6 +250,8 @@ Value Interp::EvalCall(const XNode& n, Frame& fr) {
     }
   } release{*this, cs};
   ++call_depth_;
+  ++calls_;
+  CheckStack(n.line);
   std::vector<Value>& args = cs.args;
   for (const auto& x : n.items) args.push_back(Eval(*x, fr));
   Kwargs& kw = cs.kw;
@@ -317,14 +333,23 @@ Value Interp::CallFunction(const FuncIR& f, std::vector<Value>& args, Kwargs& kw
     }
     in_vf = true;
   }
+  if (fn_depth_ >= kMaxCallDepth)
+    Fail(hazard::kLimit, line,
+         absl::StrFormat("call of '%s' exceeds the simulator's call depth limit of %d nested calls "
+                         "(recursion?); a @pl.jit kernel's helper and VF functions are inlined and "
+                         "cannot recurse",
+                         f.name, kMaxCallDepth));
+  ++fn_depth_;
   Value ret;
   try {
     Exec(f.body, fr, &ret);
   } catch (...) {
     in_vf = was_vf;
+    --fn_depth_;
     throw;
   }
   in_vf = was_vf;
+  --fn_depth_;
   return ret;
 }
 
@@ -358,10 +383,88 @@ void Interp::Assign(const XNode& t, const Value& v, Frame& fr) {
   }
 }
 
+namespace {
+
+// Whether every local is a plain scalar (so comparing two snapshots compares the whole state).
+bool ScalarSlots(const Frame& fr) {
+  for (const Value& v : fr.slots) {
+    switch (v.kind) {
+      case VK::kNone: case VK::kBool: case VK::kInt: case VK::kFloat: case VK::kStr:
+      case VK::kDType: case VK::kEnum: case VK::kUnavailable:
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
+bool SameSlots(const std::vector<Value>& a, const std::vector<Value>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const Value& x = a[i];
+    const Value& y = b[i];
+    if (x.kind != y.kind || x.i != y.i || x.s != y.s) return false;
+    if (x.kind == VK::kFloat && !(x.f == y.f || (x.f != x.f && y.f != y.f))) return false;
+  }
+  return true;
+}
+
+// "; enclosing loops: line 10 at iteration 3, line 8 at iteration 1" (innermost first),
+// skipping the `skip` innermost frames.
+template <typename Frames>
+std::string EnclosingLoops(const Frames& loops, size_t skip) {
+  std::string out;
+  for (size_t k = loops.size(); k-- > 0;) {
+    if (loops.size() - k <= skip) continue;
+    out += out.empty() ? "; enclosing loops: " : ", ";
+    out += absl::StrFormat("line %d at iteration %d", loops[k].line, loops[k].iterations);
+  }
+  return out;
+}
+
+}  // namespace
+
+void Interp::WorkBudgetExhausted(int line) const {
+  std::string where;
+  int at = line;
+  if (!loops_.empty()) {
+    at = loops_.back().line;
+    where = absl::StrFormat("; the loop at line %d was at iteration %d%s", loops_.back().line,
+                            loops_.back().iterations, EnclosingLoops(loops_, 1));
+  }
+  Fail(hazard::kWorkBudget, at,
+       absl::StrFormat("work budget exhausted: %d work units (statements %d, register ops %d, tile "
+                       "elements %d) exceed the budget of %d%s%s; an endless or runaway loop hangs the "
+                       "device — raise the budget (SimOptions::work_budget, opdev sim --work-budget, "
+                       "request key work_budget) only for a kernel that really does this much work",
+                       Work(), stats.statements, stats.vf_ops, stats.tile_elems, limits.work_budget,
+                       limits.budget_origin.empty() ? "" : " (" + limits.budget_origin + ")", where));
+}
+
+void Interp::AllocateGm(int64_t bytes, int line) {
+  if (bytes < 0 || bytes > limits.memory_bytes - gm_allocated_)
+    Fail(hazard::kLimit, line,
+         absl::StrFormat("allocating %d bytes of GM would exceed the simulator's host-memory limit of "
+                         "%d bytes for tensors a run allocates (%d already allocated; "
+                         "SimOptions::memory_limit_bytes)",
+                         bytes, limits.memory_bytes, gm_allocated_));
+  gm_allocated_ += bytes;
+}
+
+void Interp::CheckSequenceLength(int64_t n, int line) const {
+  if (n > kMaxSequenceItems)
+    Fail(hazard::kLimit, line,
+         absl::StrFormat("a list/tuple of %s items exceeds the simulator's limit of %d items",
+                         n > kMaxSequenceItems + 1 ? std::to_string(n) : std::string("more than ") + std::to_string(kMaxSequenceItems),
+                         kMaxSequenceItems));
+}
+
 Flow Interp::Exec(const std::vector<SNode>& body, Frame& fr, Value* ret) {
   for (const SNode& s : body) {
     ++stats.statements;
     current_line = s.line;
+    if (Work() > limits.work_budget) WorkBudgetExhausted(s.line);
     switch (s.kind) {
       case SK::kPass: break;
       case SK::kAssign: {
@@ -401,24 +504,35 @@ Flow Interp::Exec(const std::vector<SNode>& body, Frame& fr, Value* ret) {
           if (na == 1) b = v[0];
           else { a = v[0]; b = v[1]; if (na == 3) step = v[2]; }
           if (step == 0) Fail(hazard::kRuntimeError, s.line, "range() step must not be zero");
-          for (int64_t i = a; step > 0 ? i < b : i > b; i += step) {
-            if (--loop_budget_ < 0) Fail(hazard::kRuntimeError, s.line, "iteration budget exhausted (runaway loop?)");
+          // The iteration count, computed without overflow; i advances by at most `count` steps.
+          const uint64_t span = step > 0 ? (a < b ? static_cast<uint64_t>(b) - static_cast<uint64_t>(a) : 0)
+                                         : (a > b ? static_cast<uint64_t>(a) - static_cast<uint64_t>(b) : 0);
+          const uint64_t ustep = step > 0 ? static_cast<uint64_t>(step) : 0 - static_cast<uint64_t>(step);
+          const uint64_t count = span == 0 ? 0 : (span - 1) / ustep + 1;
+          loops_.push_back({s.line, 0});
+          for (uint64_t k = 0; k < count; ++k) {
+            const int64_t i = static_cast<int64_t>(static_cast<uint64_t>(a) + k * static_cast<uint64_t>(step));
+            ++loops_.back().iterations;
             if (s.target->kind == XK::kLocal) { Value& slot = fr.slots[s.target->slot]; slot.kind = VK::kInt; slot.i = i; slot.o.reset(); }
             else Assign(*s.target, Value::Int(i), fr);
             Flow f = Exec(s.body, fr, ret);
             if (f == Flow::kBreak) { broke = true; break; }
-            if (f == Flow::kReturn) return f;
+            if (f == Flow::kReturn) { loops_.pop_back(); return f; }
           }
+          loops_.pop_back();
         } else {
           Value seq = Eval(it, fr);
           if (!seq.IsSeq()) Fail(hazard::kUnsupported, s.line, "iteration over a " + KindName(seq.kind));
           std::vector<Value> items = seq.Items();
+          loops_.push_back({s.line, 0});
           for (const auto& v : items) {
+            ++loops_.back().iterations;
             Assign(*s.target, v, fr);
             Flow f = Exec(s.body, fr, ret);
             if (f == Flow::kBreak) { broke = true; break; }
-            if (f == Flow::kReturn) return f;
+            if (f == Flow::kReturn) { loops_.pop_back(); return f; }
           }
+          loops_.pop_back();
         }
         if (!broke) {
           Flow f = Exec(s.orelse, fr, ret);
@@ -428,12 +542,28 @@ Flow Interp::Exec(const std::vector<SNode>& body, Frame& fr, Value* ret) {
       }
       case SK::kWhile: {
         bool broke = false;
+        loops_.push_back({s.line, 0});
+        // No-progress detection: an iteration that calls nothing, does no register or tile work
+        // and leaves every (scalar) local unchanged will repeat forever — the interpreter is
+        // deterministic — so it ends the run at once instead of when the budget runs out.
+        std::vector<Value> before;
         while (Truthy(Eval(*s.test, fr))) {
-          if (--loop_budget_ < 0) Fail(hazard::kRuntimeError, s.line, "iteration budget exhausted (runaway loop?)");
+          ++loops_.back().iterations;
+          const int64_t calls0 = calls_, vf0 = stats.vf_ops, tile0 = stats.tile_elems;
+          const bool watch = ScalarSlots(fr);
+          if (watch) before = fr.slots;
           Flow f = Exec(s.body, fr, ret);
           if (f == Flow::kBreak) { broke = true; break; }
-          if (f == Flow::kReturn) return f;
+          if (f == Flow::kReturn) { loops_.pop_back(); return f; }
+          if (watch && calls_ == calls0 && stats.vf_ops == vf0 && stats.tile_elems == tile0 &&
+              SameSlots(before, fr.slots))
+            Fail(hazard::kWorkBudget, s.line,
+                 absl::StrFormat("the while loop at line %d makes no progress: iteration %d changed no "
+                                 "variable and did no work, so its condition stays true forever (on the "
+                                 "device: a hang)%s",
+                                 s.line, loops_.back().iterations, EnclosingLoops(loops_, 1)));
         }
+        loops_.pop_back();
         if (!broke) {
           Flow f = Exec(s.orelse, fr, ret);
           if (f != Flow::kNormal) return f;
@@ -494,12 +624,96 @@ int64_t FloorDiv(int64_t a, int64_t b) {
   if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
   return q;
 }
+// x / y correctly rounded, as Python's int true division (converting both operands to double
+// first would round twice for |x| > 2^53). The quotient is formed with 62+ significant bits
+// plus a sticky bit for the remainder, then rounded once by the conversion to double.
+double TrueDivide(int64_t x, int64_t y) {
+  const bool neg = (x < 0) != (y < 0);
+  const uint64_t au = x < 0 ? 0 - static_cast<uint64_t>(x) : static_cast<uint64_t>(x);
+  const uint64_t bu = y < 0 ? 0 - static_cast<uint64_t>(y) : static_cast<uint64_t>(y);
+  if (au == 0) return neg ? -0.0 : 0.0;
+  const int la = 64 - __builtin_clzll(au), lb = 64 - __builtin_clzll(bu);
+  const int shift = 63 - (la - lb);  // a * 2^shift / b lies in (2^62, 2^64)
+  const unsigned __int128 num = static_cast<unsigned __int128>(au) << shift;
+  const unsigned __int128 q = num / bu;
+  const bool sticky = num % bu != 0;
+  const double d = std::ldexp(static_cast<double>(static_cast<uint64_t>(q) | (sticky ? 1u : 0u)), -shift);
+  return neg ? -d : d;
+}
+
 int64_t PyMod(int64_t a, int64_t b) {
   int64_t m = a % b;
   if (m != 0 && ((m < 0) != (b < 0))) m += b;
   return m;
 }
 }  // namespace
+
+// Python int semantics on int64: exact results, floor division/modulo, negative shift counts
+// raise ValueError as in Python, shifts past 63 bits saturate as Python's unbounded ints do
+// (`1 >> 64` is 0, `-1 >> 64` is -1); a result outside int64 (which Python would keep as a
+// big int) ends the run with SIM-LIMIT instead of wrapping. Returns None for non-int ops.
+Value Interp::IntOp(py::Op op, int64_t x, int64_t y, int line) {
+  auto range = [&](const char* what) {
+    Fail(hazard::kLimit, line,
+         absl::StrFormat("integer %s of %d and %d leaves the int64 range; Python ints are unbounded, "
+                         "the simulator (and the device's scalar unit) is not",
+                         what, x, y));
+  };
+  int64_t r = 0;
+  switch (op) {
+    case py::Op::kAdd:
+      if (__builtin_add_overflow(x, y, &r)) range("sum");
+      return Value::Int(r);
+    case py::Op::kSub:
+      if (__builtin_sub_overflow(x, y, &r)) range("difference");
+      return Value::Int(r);
+    case py::Op::kMult:
+      if (__builtin_mul_overflow(x, y, &r)) range("product");
+      return Value::Int(r);
+    case py::Op::kFloorDiv:
+      if (y == 0) Fail(hazard::kRuntimeError, line, "integer division or modulo by zero (ZeroDivisionError)");
+      if (x == INT64_MIN && y == -1) range("floor quotient");
+      return Value::Int(FloorDiv(x, y));
+    case py::Op::kMod:
+      if (y == 0) Fail(hazard::kRuntimeError, line, "integer division or modulo by zero (ZeroDivisionError)");
+      if (y == -1) return Value::Int(0);
+      return Value::Int(PyMod(x, y));
+    case py::Op::kDiv:
+      if (y == 0) Fail(hazard::kRuntimeError, line, "division by zero (ZeroDivisionError)");
+      return Value::Float(TrueDivide(x, y));
+    case py::Op::kPow: {
+      if (y < 0) {
+        if (x == 0) Fail(hazard::kRuntimeError, line, "0 cannot be raised to a negative power (ZeroDivisionError)");
+        return Value::Float(std::pow(static_cast<double>(x), static_cast<double>(y)));
+      }
+      // Square-and-multiply, O(log y) steps. When base² overflows while bits remain, the
+      // result has a factor at least that large, so it overflows too.
+      int64_t acc = 1, base = x;
+      for (int64_t e = y; e > 0; e >>= 1) {
+        if ((e & 1) && __builtin_mul_overflow(acc, base, &acc)) range("power");
+        if (e > 1 && __builtin_mul_overflow(base, base, &base)) range("power");
+      }
+      return Value::Int(acc);
+    }
+    case py::Op::kLShift:
+      if (y < 0) Fail(hazard::kRuntimeError, line, "negative shift count (ValueError)");
+      if (x == 0) return Value::Int(0);
+      if (y >= 63) {
+        if (x == -1 && y == 63) return Value::Int(INT64_MIN);
+        range("left shift");
+      }
+      if (__builtin_mul_overflow(x, int64_t{1} << y, &r)) range("left shift");
+      return Value::Int(r);
+    case py::Op::kRShift:
+      if (y < 0) Fail(hazard::kRuntimeError, line, "negative shift count (ValueError)");
+      if (y >= 64) return Value::Int(x < 0 ? -1 : 0);
+      return Value::Int(x >> y);  // arithmetic (floor) shift, as Python's
+    case py::Op::kBitAnd: return Value::Int(x & y);
+    case py::Op::kBitOr: return Value::Int(x | y);
+    case py::Op::kBitXor: return Value::Int(x ^ y);
+    default: return Value::None();
+  }
+}
 
 Value Interp::BinOp(py::Op op, const Value& a, const Value& b, int line) {
   // Tile + offset (VF addressing).
@@ -511,33 +725,8 @@ Value Interp::BinOp(py::Op op, const Value& a, const Value& b, int line) {
   }
   const bool ints = (a.kind == VK::kInt || a.kind == VK::kBool) && (b.kind == VK::kInt || b.kind == VK::kBool);
   if (ints) {
-    int64_t x = a.i, y = b.i;
-    switch (op) {
-      case py::Op::kAdd: return Value::Int(x + y);
-      case py::Op::kSub: return Value::Int(x - y);
-      case py::Op::kMult: return Value::Int(x * y);
-      case py::Op::kFloorDiv:
-        if (y == 0) Fail(hazard::kRuntimeError, line, "integer division by zero");
-        return Value::Int(FloorDiv(x, y));
-      case py::Op::kMod:
-        if (y == 0) Fail(hazard::kRuntimeError, line, "integer modulo by zero");
-        return Value::Int(PyMod(x, y));
-      case py::Op::kDiv:
-        if (y == 0) Fail(hazard::kRuntimeError, line, "division by zero");
-        return Value::Float(static_cast<double>(x) / static_cast<double>(y));
-      case py::Op::kPow: {
-        if (y < 0) return Value::Float(std::pow(static_cast<double>(x), static_cast<double>(y)));
-        int64_t r = 1;
-        for (int64_t k = 0; k < y; ++k) r *= x;
-        return Value::Int(r);
-      }
-      case py::Op::kLShift: return Value::Int(x << y);
-      case py::Op::kRShift: return Value::Int(x >> y);
-      case py::Op::kBitAnd: return Value::Int(x & y);
-      case py::Op::kBitOr: return Value::Int(x | y);
-      case py::Op::kBitXor: return Value::Int(x ^ y);
-      default: break;
-    }
+    Value r = IntOp(op, a.i, b.i, line);
+    if (r.kind != VK::kNone) return r;
   }
   if (a.IsNumber() && b.IsNumber()) {
     double x = ToDouble(a, line, "operand"), y = ToDouble(b, line, "operand");
@@ -560,12 +749,15 @@ Value Interp::BinOp(py::Op op, const Value& a, const Value& b, int line) {
   }
   if (op == py::Op::kAdd && a.kind == VK::kStr && b.kind == VK::kStr) return Value::Str(a.s + b.s);
   if (op == py::Op::kAdd && a.IsSeq() && b.kind == a.kind) {
+    CheckSequenceLength(static_cast<int64_t>(a.Items().size() + b.Items().size()), line);
     std::vector<Value> items = a.Items();
     for (const auto& x : b.Items()) items.push_back(x);
     return a.kind == VK::kTuple ? Value::TupleV(std::move(items)) : Value::ListV(std::move(items));
   }
   if (op == py::Op::kMult && a.IsSeq() && b.kind == VK::kInt) {
     std::vector<Value> items;
+    const int64_t n = static_cast<int64_t>(a.Items().size());
+    if (b.i > 0 && n > 0) CheckSequenceLength(b.i > kMaxSequenceItems / n ? kMaxSequenceItems + 1 : b.i * n, line);
     for (int64_t k = 0; k < b.i; ++k) for (const auto& x : a.Items()) items.push_back(x);
     return a.kind == VK::kTuple ? Value::TupleV(std::move(items)) : Value::ListV(std::move(items));
   }
@@ -840,12 +1032,49 @@ void Interp::FinishCore(bool completed) {
   core->groups.clear();
 }
 
+bool Interp::UsesCube(const FuncIR& kernel) {
+  if (auto it = uses_cube_.find(&kernel); it != uses_cube_.end()) return it->second;
+  // The kernel and every module function it reaches by name: a Cube section, a matmul or a
+  // Left/Right/Acc tile makes it a Cube or mixed kernel.
+  std::set<const FuncIR*> seen;
+  std::vector<const FuncIR*> todo{&kernel};
+  bool cube = false;
+  while (!todo.empty() && !cube) {
+    const FuncIR* f = todo.back();
+    todo.pop_back();
+    if (!f->def || !seen.insert(f).second) continue;
+    py::ForEachCall(*f->def, [&](const py::Expr& call) {
+      std::string n = py::CallName(call);
+      if (n == "pl.section_cube" || n.rfind("pl.matmul", 0) == 0) cube = true;
+      if (auto g = prog.funcs.find(n); g != prog.funcs.end()) todo.push_back(g->second.get());
+    });
+    py::ForEachCall(*f->def, [&](const py::Expr& call) {
+      for (const auto& kw : call.keywords)
+        if (kw.arg == "target_memory" && kw.value)
+          if (auto d = py::DottedName(*kw.value); d && (d->ends_with(".Left") || d->ends_with(".Right") || d->ends_with(".Acc")))
+            cube = true;
+    });
+  }
+  uses_cube_[&kernel] = cube;
+  return cube;
+}
+
 void Interp::Launch(const FuncIR& kernel, int64_t bd, std::vector<Value>& args, Kwargs& kw, int line) {
   if (block_dim_override > 0) bd = block_dim_override;
   if (bd <= 0) {
     sink.Report(hazard::kBlockDim, line, absl::StrFormat("kernel '%s' launched with block_dim=%d", kernel.name, bd));
     Fail(hazard::kBlockDim, line, "launch with a non-positive block_dim");
   }
+  // The platform's limits (the launcher does not clamp): one AIV per block for a vector-only
+  // kernel, one AIC + two AIV per block for a Cube or mixed one.
+  const bool cube = UsesCube(kernel);
+  const int64_t cores = cube ? platform.core_num : platform.vector_core_num;
+  if (bd > cores)
+    Fail(hazard::kBlockDim, line,
+         absl::StrFormat("kernel '%s' launched with block_dim=%d, more than the platform's %s=%d (%s "
+                         "kernel); clamp block_dim on the host, e.g. min(get_platform_info().%s, tiles)",
+                         kernel.name, bd, cube ? "core_num" : "vector_core_num", cores,
+                         cube ? "Cube or mixed" : "vector-only", cube ? "core_num" : "vector_core_num"));
   launches.push_back({kernel.name, bd, line});
   // Check tensor arguments against the annotations' dtypes.
   for (size_t i = 0; i < kernel.params.size() && i < args.size(); ++i) {

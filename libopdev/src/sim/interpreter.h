@@ -13,6 +13,7 @@
 #include "opdev/sim/memory.h"
 #include "opdev/sim/tile.h"
 
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -46,6 +47,20 @@ struct ExecStats {
   int64_t statements = 0;
   int64_t cores_run = 0;
 };
+
+// The run's explicit limits (docs/simulator.md, "Limits"); every one ends the run with a
+// hazard naming it.
+struct RunLimits {
+  int64_t work_budget = 0;        // work units (statements + register ops + tile elements / 64)
+  std::string budget_origin;      // how the budget was chosen, for the message
+  int64_t memory_bytes = 0;       // GM tensors the wrapper allocates (inputs excluded)
+};
+inline constexpr int64_t kMaxSequenceItems = int64_t{1} << 20;  // items of one list / tuple
+inline constexpr int kMaxCallDepth = 64;                        // nested function calls
+// Native stack the interpretation of one run may use (checked at every call): deep
+// expression nesting inside deep calls ends the run with SIM-LIMIT, not a stack overflow,
+// also on threads with small stacks (a Python device thread calling the C ABI).
+inline constexpr uintptr_t kMaxInterpStackBytes = uintptr_t{1} << 20;
 
 struct LaunchRecord {
   std::string kernel;
@@ -89,6 +104,16 @@ class Interp {
   std::string assign_name;  // variable the current statement assigns (names tiles in messages)
   PlatformInfo platform;    // what get_platform_info() returns
   int64_t block_dim_override = 0;  // > 0: replaces the block_dim of every launch
+  RunLimits limits;
+
+  // Work done so far in budget units (see RunLimits::work_budget).
+  int64_t Work() const { return stats.statements + stats.vf_ops + (stats.tile_elems >> 6); }
+  // Ends the run with SIM-WORK-BUDGET at the innermost running loop (or `line`).
+  [[noreturn]] void WorkBudgetExhausted(int line) const;
+  // Accounts `bytes` of new GM allocation against limits.memory_bytes (SIM-LIMIT when over).
+  void AllocateGm(int64_t bytes, int line);
+  // SIM-LIMIT when a sequence of `n` items would exceed kMaxSequenceItems.
+  void CheckSequenceLength(int64_t n, int line) const;
 
   // Registers a new tile on the executing core: placement and overlap checks.
   void RegisterTile(const std::shared_ptr<Tile>& t, int line);
@@ -119,7 +144,20 @@ class Interp {
   };
   std::vector<std::unique_ptr<CallScratch>> call_scratch_;
   size_t call_depth_ = 0;
-  int64_t loop_budget_ = 4'000'000'000LL;
+  // Loops being executed, innermost last: their line and the iterations started so far.
+  struct LoopFrame {
+    int line;
+    int64_t iterations;
+  };
+  std::vector<LoopFrame> loops_;
+  int fn_depth_ = 0;          // nested CallFunction frames
+  uintptr_t stack_top_ = 0;   // frame address when the interpreter was created
+  void CheckStack(int line) const;
+  int64_t calls_ = 0;         // calls evaluated (a loop iteration with none may be a no-op)
+  int64_t gm_allocated_ = 0;  // bytes of GM the run allocated
+  std::map<const FuncIR*, bool> uses_cube_;  // kernel -> it (or a callee) uses the Cube unit
+  bool UsesCube(const FuncIR& kernel);
+  Value IntOp(py::Op op, int64_t x, int64_t y, int line);
 };
 
 // Name of a value's kind for messages ("int", "Tile", ...).

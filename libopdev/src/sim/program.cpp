@@ -146,11 +146,18 @@ std::unique_ptr<XNode> LowerConstant(const py::Expr& e) {
     case py::ConstKind::kFalse: n->constant = Value::Bool(false); break;
     case py::ConstKind::kInt: {
       auto v = py::IntValue(e);
-      if (v) n->constant = Value::Int(*v);
-      else n->constant = Value::Float(std::stod(e.value));
-      break;
+      if (v) {
+        n->constant = Value::Int(*v);
+        break;
+      }
+      // Python keeps it as a big int; the simulator's ints are int64 (docs/simulator.md, "Limits").
+      auto u = Make(XK::kUnsupported, e.span.line);
+      u->name = "integer literal of " + std::to_string(e.value.size()) +
+                " digits leaves the int64 range; the simulator's integers are int64";
+      u->constant = Value::Str(std::string(hazard::kLimit));
+      return u;
     }
-    case py::ConstKind::kFloat: n->constant = Value::Float(std::stod(e.value)); break;
+    case py::ConstKind::kFloat: n->constant = Value::Float(std::strtod(e.value.c_str(), nullptr)); break;
     case py::ConstKind::kStr: n->constant = Value::Str(e.value); break;
     default: {
       auto u = Make(XK::kUnsupported, e.span.line);

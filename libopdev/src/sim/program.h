@@ -27,7 +27,7 @@ enum class XK {
 struct XNode {
   XK kind = XK::kConst;
   int line = 0;
-  Value constant;               // kConst
+  Value constant;               // kConst; kUnsupported: a Str with the hazard code when not SIM-UNSUPPORTED
   int slot = -1;                // kLocal
   std::string name;             // kGlobal name, kAttr attribute, builtin / unsupported text
   mutable Value* global = nullptr;  // kGlobal cache

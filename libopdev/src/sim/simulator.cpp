@@ -49,6 +49,13 @@ void CheckCoverage(Interp& in, HazardSink& sink, const GmTensor& t, int line) {
 
 }  // namespace
 
+int64_t DefaultWorkBudget(int64_t input_elements) {
+  constexpr int64_t kBase = 20'000'000, kPerElement = 64;
+  const int64_t e = std::max<int64_t>(0, input_elements);
+  if (e > (INT64_MAX - kBase) / kPerElement) return INT64_MAX;
+  return kBase + kPerElement * e;
+}
+
 absl::StatusOr<SimResult> RunKernelSource(std::string_view source, const std::string& filename,
                                           const std::vector<precision::Tensor>& inputs,
                                           const SimOptions& options) {
@@ -72,6 +79,16 @@ absl::StatusOr<SimResult> RunKernelSource(std::string_view source, const std::st
                                                    "; the entry must be the wrapper or the @pl.jit kernel"));
 
   Interp in(*prog, sink, options.target);
+  int64_t input_elements = 0;
+  for (const auto& t : inputs) input_elements += t.numel();
+  if (options.work_budget > 0) {
+    in.limits.work_budget = options.work_budget;
+    in.limits.budget_origin = "set by the caller";
+  } else {
+    in.limits.work_budget = DefaultWorkBudget(input_elements);
+    in.limits.budget_origin = absl::StrCat("the default for ", input_elements, " input elements");
+  }
+  in.limits.memory_bytes = options.memory_limit_bytes > 0 ? options.memory_limit_bytes : kDefaultMemoryLimitBytes;
   in.platform.vector_core_num = options.vector_core_num;
   in.platform.cube_core_num = options.cube_core_num;
   in.platform.core_num = options.cube_core_num;
@@ -114,7 +131,7 @@ absl::StatusOr<SimResult> RunKernelSource(std::string_view source, const std::st
   } catch (const SimError& e) {
     sink.Report(e.code, e.line, e.what());
   } catch (const std::bad_alloc&) {
-    sink.Report(hazard::kRuntimeError, in.current_line, "out of memory while simulating");
+    sink.Report(hazard::kLimit, in.current_line, "out of host memory while simulating");
   }
 
   // Outputs.
@@ -155,6 +172,8 @@ absl::StatusOr<SimResult> RunKernelSource(std::string_view source, const std::st
   result.stats.cores_run = in.stats.cores_run;
   result.stats.launches = static_cast<int64_t>(in.launches.size());
   result.stats.block_dim = in.launches.empty() ? 0 : in.launches.back().block_dim;
+  result.stats.work = in.Work();
+  result.stats.work_budget = in.limits.work_budget;
   return result;
 }
 

@@ -44,6 +44,10 @@ const float* HalfTable() {
   return table.data();
 }
 
+// Lanes of the narrowest (1-byte) dtype: every per-lane scratch array has this many, so a
+// register of any dtype fits (ToF32 of an int8 register writes 256 lanes).
+constexpr int kMaxLanes = kVRegBytes;
+
 bool IsFloatReg(DType t) {
   return t == DType::kFloat32 || t == DType::kFloat16 || t == DType::kBFloat16;
 }
@@ -200,7 +204,7 @@ void LoopBin(BinOp op, const float* x, const float* y, float* z, int n, F) {
 // Applies the predicate to computed fp32 lanes: inactive lanes become 0 or the merge source.
 void MaskLanesF(float* z, int n, int es, const MaskReg& m, MergeMode mode, const VReg* merge_src) {
   if (mode == MergeMode::kMerging && merge_src && merge_src->dtype != DType::kFloat64) {
-    alignas(64) float old[128];
+    alignas(64) float old[kMaxLanes];
     ToF32(*merge_src, old);
     for (int i = 0; i < n; ++i)
       if (!m.bit[i * es]) z[i] = old[i];
@@ -308,7 +312,7 @@ VReg Binary(BinOp op, const VReg& a, const VReg& b, const MaskReg& m, MergeMode 
   r.dtype = a.dtype;
   const int es = a.ElemBytes(), n = a.Lanes();
   if (IsFloatReg(a.dtype)) {
-    alignas(64) float x[128], y[128], z[128];
+    alignas(64) float x[kMaxLanes], y[kMaxLanes], z[kMaxLanes];
     ToF32(a, x);
     ToF32(b, y);
     LoopBin(op, x, y, z, n, 0);
@@ -333,7 +337,7 @@ VReg BinaryScalar(BinOp op, const VReg& a, double s, const MaskReg& m) {
     uint8_t tmp[8];
     StoreScalar(a.dtype, tmp, s);
     float sv = static_cast<float>(LoadScalar(a.dtype, tmp));
-    alignas(64) float x[128], y[128], z[128];
+    alignas(64) float x[kMaxLanes], y[kMaxLanes], z[kMaxLanes];
     ToF32(a, x);
     for (int i = 0; i < n; ++i) y[i] = sv;
     LoopBin(op, x, y, z, n, 0);
@@ -350,7 +354,7 @@ VReg Unary(UnOp op, const VReg& a, const MaskReg& m, MergeMode mode, const VReg*
   VReg r;
   r.dtype = a.dtype;
   const int es = a.ElemBytes(), n = a.Lanes();
-  alignas(64) float x[256], z[256];
+  alignas(64) float x[kMaxLanes], z[kMaxLanes];
   if (IsFloatReg(a.dtype)) ToF32(a, x);
   else for (int i = 0; i < n; ++i) x[i] = static_cast<float>(a.Get(i));
   switch (op) {
@@ -401,7 +405,7 @@ VReg ExpSub(const VReg& a, const VReg& b, const MaskReg& m, DType out_dtype, Cas
     }
     return r;
   }
-  alignas(64) float x[128], y[128], z[128];
+  alignas(64) float x[kMaxLanes], y[kMaxLanes], z[kMaxLanes];
   ToF32(a, x);
   ToF32(b, y);
   const int es = a.ElemBytes();
@@ -439,7 +443,7 @@ VReg Reduce(ReduceOp op, const VReg& a, const MaskReg& m) {
   const int es = a.ElemBytes(), n = a.Lanes();
   double result = 0;
   if (IsFloatReg(a.dtype)) {
-    alignas(64) float x[128];
+    alignas(64) float x[kMaxLanes];
     ToF32(a, x);
     if (op == ReduceOp::kSum) {
       for (int i = 0; i < n; ++i)
@@ -600,7 +604,7 @@ VReg AsType(const VReg& a, const MaskReg& m, DType to, CastLayout layout) {
   const int off = layout == CastLayout::kOne ? 1 : layout == CastLayout::kTwo ? 2 : layout == CastLayout::kThree ? 3 : 0;
   // Fast paths: fp32 <-> fp16/bf16 halves (the softmax casts), all lanes defined.
   if (!a.any_undef && IsFloatReg(a.dtype) && IsFloatReg(to)) {
-    alignas(64) float x[128];
+    alignas(64) float x[kMaxLanes];
     ToF32(a, x);
     const bool done = to == DType::kFloat32
                           ? AsTypeFloat<float>(x, to, m, es_from, es_to, a.Lanes(), off, r)

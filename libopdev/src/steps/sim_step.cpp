@@ -2,7 +2,8 @@
 // simulator, write the outputs as .npy and report hazards with file:line; or, with
 // "hazards", list the hazard catalogue.
 // Request: {"file": "k.py", "entry": "NAME", "in"?: ["x.npy", ...], "scalar"?: [1.0, ...],
-// "out_dir": "DIR", "block_dim"?: int, "target"?: "a5"|"a3", "vector_cores"?: int} or
+// "out_dir": "DIR", "block_dim"?: int, "target"?: "a5"|"a3", "vector_cores"?: int,
+// "work_budget"?: int (work units; 0 or absent: the default from the problem size)} or
 // {"hazards": true}. Status 0 ran clean, 1 hazards (errors) or the run stopped, 2 unusable
 // input. Outputs never overwrite an input file.
 #include "opdev/precision/tensor_file.h"
@@ -42,6 +43,8 @@ boost::json::object StatsJson(const sim::SimStats& s) {
   st["lane_ops"] = s.lane_ops;
   st["tile_elems"] = s.tile_elems;
   st["statements"] = s.statements;
+  st["work"] = s.work;
+  st["work_budget"] = s.work_budget;
   return st;
 }
 
@@ -57,6 +60,7 @@ StepResult RunSimStep(const StepContext& ctx, const boost::json::object& request
   const std::vector<double> scalars = rr.Numbers("scalar");
   const std::optional<int64_t> block_dim = rr.Int("block_dim");
   const std::optional<int64_t> vector_cores = rr.Int("vector_cores");
+  const std::optional<int64_t> work_budget = rr.Int("work_budget");
   std::string target_error;
   const std::optional<Target> target = TargetOf(ctx, rr, &target_error);
   if (!rr.Ok()) return StepResult::Error(rr.error);
@@ -67,6 +71,7 @@ StepResult RunSimStep(const StepContext& ctx, const boost::json::object& request
   if (!target) return StepResult::Error(target_error);
   if (block_dim.value_or(0) < 0) return StepResult::Error("--block-dim must be >= 0");
   if (vector_cores.value_or(48) <= 0) return StepResult::Error("--vector-cores must be positive");
+  if (work_budget.value_or(0) < 0) return StepResult::Error("--work-budget must be >= 0 (0: the default)");
 
   std::vector<precision::Tensor> inputs;
   // A 2-byte raw .npy ('<V2') input is bfloat16: the simulator has no other 2-byte raw dtype.
@@ -87,6 +92,7 @@ StepResult RunSimStep(const StepContext& ctx, const boost::json::object& request
   so.block_dim = block_dim.value_or(0);
   so.vector_core_num = vector_cores.value_or(48);
   so.scalar_args = scalars;
+  so.work_budget = work_budget.value_or(0);
   auto run = sim::RunKernelFile(file, inputs, so);
   if (!run.ok()) return StepResult::Error(std::string(run.status().message()));
 

@@ -57,6 +57,10 @@ struct Function {
   bool mte = false;               // data movement op (load/store/move/insert)
   std::string pipe;               // e.g. "MTE2", "MTE3|FIX"
   std::string dtypes;             // dtype constraints, free text with the doc page
+  // vf ops: the register dtypes the doc page supports ("DT_FP16", ...), empty when the page
+  // lists none; the simulator refuses other dtypes (SIM-OP-DTYPE) citing `source`.
+  std::vector<std::string> reg_dtypes;
+  bool SupportsRegDtype(std::string_view dt_name) const;  // true when reg_dtypes is empty
   std::string returns;            // "context", "decorator", "group", "tile", ... or empty
   int results = -1;               // vf ops: number of destination registers (0 = statement)
   bool internal = false;          // internal block-op spelling (pl.row_max, ...)

@@ -55,6 +55,8 @@ inline constexpr std::string_view kMmLayoutUnpaired = "SIM-MM-LAYOUT-UNPAIRED"; 
 inline constexpr std::string_view kPartialFix = "SIM-PARTIAL-FIX";         // partial M/N under unit flag
 inline constexpr std::string_view kMutexShared = "SIM-MUTEX-SHARED";       // two live groups, one mutex id
 inline constexpr std::string_view kL1BankHalf = "SIM-L1-BANK-HALF";        // ping/pong in one bank half
+inline constexpr std::string_view kWorkBudget = "SIM-WORK-BUDGET";         // runaway / endless loop
+inline constexpr std::string_view kLimit = "SIM-LIMIT";                    // int64, memory, call depth
 }  // namespace hazard
 
 struct HazardInfo {

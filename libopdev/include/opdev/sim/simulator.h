@@ -48,7 +48,21 @@ struct SimOptions {
   int64_t cube_core_num = 24;
   // Extra scalar arguments after the tensors (ints or floats, in order).
   std::vector<double> scalar_args;
+  // Work budget in work units (one per interpreted statement and per register operation, one
+  // per 64 elements a tile operation or DMA processes). 0 = the default, derived from the
+  // problem size: DefaultWorkBudget(total input elements). A run that exceeds it stops with
+  // SIM-WORK-BUDGET naming the running loop's line and its iteration counts.
+  int64_t work_budget = 0;
+  // Bytes of GM tensors the run may allocate (torch.empty / empty_like; inputs excluded).
+  // 0 = kDefaultMemoryLimitBytes. Over it: SIM-LIMIT.
+  int64_t memory_limit_bytes = 0;
 };
+
+// Default work budget for inputs of `input_elements` elements in total: 20 million units plus
+// 64 per input element — above what the shipped kernels need by a wide margin (docs/simulator.md,
+// "Limits"), and reached by an endless loop within a few seconds.
+int64_t DefaultWorkBudget(int64_t input_elements);
+inline constexpr int64_t kDefaultMemoryLimitBytes = int64_t{4} << 30;  // 4 GiB
 
 struct SimOutput {
   std::string name;          // returned variable / kernel parameter name
@@ -63,6 +77,8 @@ struct SimStats {
   int64_t cores_run = 0;     // SPMD core executions
   int64_t launches = 0;      // kernel launches
   int64_t block_dim = 0;     // block_dim of the last launch
+  int64_t work = 0;          // work units spent (see SimOptions::work_budget)
+  int64_t work_budget = 0;   // the budget the run had
 };
 
 struct SimResult {
