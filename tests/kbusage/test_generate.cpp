@@ -154,3 +154,25 @@ TEST_CASE("round trip on a copy of examples/softmax with the stand-in kernel fil
   // The example's own files are untouched: only the copy got KB_USAGE.json.
   CHECK_FALSE(fs::exists(fs::path(OPDEV_SOURCE_DIR) / "examples/softmax/KB_USAGE.json"));
 }
+
+TEST_CASE("a read-only (0444) KB_USAGE.json is refused, not replaced, as gen refuses a read-only file") {
+  auto ws = FreshWorkspace("gen_readonly");
+  auto op = SoftmaxOpDir(ws);
+  opdev::Diagnostics d1;
+  REQUIRE(GenerateKbUsage(Plan(op), Opts(), &d1).ok());
+  // A stale, read-only file: generation must leave its bytes and mode alone.
+  const std::string stale = Read(op / "KB_USAGE.json") + "\n";
+  Write(op / "KB_USAGE.json", stale);
+  fs::permissions(op / "KB_USAGE.json", fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+  opdev::Diagnostics d2;
+  auto r = GenerateKbUsage(Plan(op), Opts(), &d2);
+  CHECK_FALSE(r.ok());
+  CHECK(d2.HasCode(code::kGenReadOnly));
+  const opdev::Diagnostic* e = d2.Find(code::kGenReadOnly);
+  REQUIRE(e);
+  CHECK(e->file == (op / "KB_USAGE.json").string());
+  CHECK(e->message.find("read-only") != std::string::npos);
+  CHECK(Read(op / "KB_USAGE.json") == stale);
+  CHECK((fs::status(op / "KB_USAGE.json").permissions() & fs::perms::owner_write) == fs::perms::none);
+  fs::permissions(op / "KB_USAGE.json", fs::perms::owner_write, fs::perm_options::add);
+}

@@ -213,3 +213,15 @@ TEST_CASE("lint and sim are steps: findings, the catalogue and their call failur
             .ErrorMessage()
             .find("/nonexistent/x.npy") != std::string::npos);
 }
+
+TEST_CASE("stage step: a report_dir inside the request's KB root is refused before any step runs") {
+  fs::path op = SoftmaxCopy("stage_kb_report");
+  fs::path kb = op.parent_path().parent_path() / "kb";
+  fs::copy(kKbRoot, kb, fs::copy_options::recursive);
+  StepResult r = Failed("stage", {{"op_dir", op.string()},
+                                  {"kb_root", kb.string()},
+                                  {"report_dir", (kb / "reports").string()}});
+  CHECK(r.ErrorMessage().find("read-only reference tree") != std::string::npos);
+  CHECK_FALSE(fs::exists(kb / "reports"));
+  fs::remove_all(op.parent_path().parent_path());
+}

@@ -313,18 +313,7 @@ absl::Status WriteGeneratedFile(const std::string& path, const std::string& cont
       return absl::FailedPreconditionError(path + ": refusing to write inside " + root +
                                            " (read-only reference tree)");
   }
-  boost::system::error_code ec;
-  if (fs::exists(path, ec)) {
-    if (fs::is_directory(path, ec))
-      return absl::FailedPreconditionError(path + " is a directory");
-    // Read-only by its mode bits (also for a superuser, whom access(2) would let write) or
-    // not writable by this process.
-    const fs::perms p = fs::status(path, ec).permissions();
-    const bool no_write_bits =
-        (p & (fs::owner_write | fs::group_write | fs::others_write)) == fs::no_perms;
-    if (no_write_bits || ::access(path.c_str(), W_OK) != 0)
-      return absl::FailedPreconditionError(path + " exists and is read-only: not overwritten");
-  }
+  if (absl::Status st = RefuseReadOnlyTarget(path); !st.ok()) return st;
   return WriteFileAtomic(path, content);
 }
 

@@ -490,6 +490,16 @@ absl::StatusOr<GenerateResult> GenerateKbUsage(const plan::RoundPlan& plan,
         return fail("protected op dir");
       }
     }
+    // A read-only KB_USAGE.json (or sidecar) is refused before anything is written, as gen
+    // refuses a read-only kernel file.
+    std::vector<std::string> targets;
+    for (const auto& c : result.classes) targets.push_back((fs::path(plan.op_dir) / c.usage_rel).string());
+    targets.push_back(sidecar_path);
+    for (const auto& path : targets)
+      if (absl::Status st = RefuseReadOnlyTarget(path); !st.ok()) {
+        d.Error(code::kGenReadOnly, category::kInputError, path, 0, std::string(st.message()));
+        return st;
+      }
     for (const auto& c : result.classes) {
       std::string path = (fs::path(plan.op_dir) / c.usage_rel).string();
       if (auto st = WriteFileAtomic(path, c.content); !st.ok()) {

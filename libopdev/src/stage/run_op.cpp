@@ -2,6 +2,8 @@
 // the op dir, run them on the chosen backend, and triage.
 #include "opdev/stage/run_op.h"
 
+#include "stage/report_dir.h"
+
 #include "opdev/contract/design_doc.h"
 #include "opdev/contract/module_interfaces.h"
 #include "opdev/plan/naming.h"
@@ -177,6 +179,9 @@ absl::StatusOr<RunOpResult> RunOp(const RunOpOptions& opts) {
   }
   if (!opts.file.empty()) r.file = opts.file;
   std::string log_dir = opts.log_dir.empty() ? (dir / "reports/opdev/run").string() : opts.log_dir;
+  // The default log dir is under the op dir: never written through a reports/ symlink.
+  if (opts.log_dir.empty())
+    if (absl::Status st = CheckReportDir(opts.op_dir, log_dir, {}, true); !st.ok()) return st;
 
   // DESIGN §8 cases (names, shapes) for per-case results and the precision grouping.
   runtime::TriageContext ctx;

@@ -16,6 +16,7 @@
 #include "opdev/stage/run_op.h"
 #include "opdev/support/file_io.h"
 #include "opdev/support/json_print.h"
+#include "stage/report_dir.h"
 
 #include "absl/strings/str_cat.h"
 
@@ -77,6 +78,9 @@ absl::StatusOr<StageReport> RunStage(const StageOptions& opts) {
   rep.backend = opts.backend;
   const fs::path dir(opts.op_dir);
   const std::string report_dir = opts.report_dir.empty() ? (dir / kReportDir).string() : opts.report_dir;
+  if (opts.write_report)
+    if (absl::Status st = CheckReportDir(opts.op_dir, report_dir, opts.protected_roots, opts.report_dir.empty()); !st.ok())
+      return st;
   const int kSteps = 10;
   int step_no = 0;
   auto progress = [&](const std::string& name) {

@@ -22,6 +22,8 @@ StepResult RunStageStep(const StepContext& ctx, const boost::json::object& reque
   o.interpreter = PythonOf(ctx, rr, o.interpreter);
   if (std::string p = rr.String("probe_python"); !p.empty()) o.python = p;
   o.report_dir = rr.String("report_dir");
+  o.protected_roots.push_back(ProtectedSharedRoot());
+  if (!o.kb_root.empty()) o.protected_roots.push_back(o.kb_root);
   std::string bad = ReadLaunchFields(rr, o);
   if (!rr.Ok()) return StepResult::Error(rr.error);
   if (!bad.empty()) return StepResult::Error(bad);

@@ -75,6 +75,17 @@ absl::StatusOr<std::string> ReadTextFile(const std::string& path, const ReadOpti
   return data;
 }
 
+absl::Status RefuseReadOnlyTarget(const std::string& path) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return absl::OkStatus();
+  if (fs::is_directory(path, ec)) return absl::FailedPreconditionError(path + " is a directory");
+  const fs::perms p = fs::status(path, ec).permissions();
+  const bool no_write_bits = (p & (fs::perms::owner_write | fs::perms::group_write | fs::perms::others_write)) == fs::perms::none;
+  if (no_write_bits || ::access(path.c_str(), W_OK) != 0)
+    return absl::FailedPreconditionError(path + " exists and is read-only: not overwritten");
+  return absl::OkStatus();
+}
+
 absl::Status WriteFileAtomic(const std::string& path, std::string_view content) {
   std::error_code ec;
   fs::path p(path);

@@ -90,6 +90,7 @@ inline constexpr const char* kGenStagedDropped = "KBU-STAGED-DROPPED";       // 
 inline constexpr const char* kGenWiped = "KBU-WIPED";                        // note
 inline constexpr const char* kGenWrite = "KBU-WRITE";
 inline constexpr const char* kGenProtected = "KBU-PROTECTED";              // input_error
+inline constexpr const char* kGenReadOnly = "KBU-READ-ONLY";                // input_error: target not replaceable
 }  // namespace code
 
 inline constexpr const char* kSidecarFile = ".opdev_kb_usage_state.json";

@@ -47,6 +47,9 @@ struct StageOptions {
   std::string python = "/usr/bin/python3";
   std::string report_dir;               // empty: <op_dir>/reports/opdev
   bool write_report = true;
+  // Trees no report may be written into (the stage step passes the shared reference tree and
+  // the KB root); a default report dir must also resolve inside the op dir (no symlink escape).
+  std::vector<std::string> protected_roots;
   // Progress lines ("[3/10] budget ...", "case 2/8 PASS ..."); may be empty.
   std::function<void(const std::string&)> progress;
 };

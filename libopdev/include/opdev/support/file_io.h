@@ -30,6 +30,12 @@ std::int64_t FindInvalidUtf8(std::string_view text);
 // creating parent directories. Never leaves a partial file behind.
 absl::Status WriteFileAtomic(const std::string& path, std::string_view content);
 
+// FailedPrecondition when `path` exists and must not be replaced: a directory, or a file that
+// is read-only by its mode bits (also for a superuser, whom access(2) would let write) or not
+// writable by this process. OK when it is absent or writable. Writers of generated files
+// (the kernel file, KB_USAGE.json) call it before WriteFileAtomic.
+absl::Status RefuseReadOnlyTarget(const std::string& path);
+
 // True when `path` (after resolving symlinks) lies inside `root` (after resolving symlinks).
 bool IsInsideDirectory(const std::string& path, const std::string& root);
 
