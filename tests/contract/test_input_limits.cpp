@@ -107,7 +107,7 @@ TEST_CASE("DESIGN.md block quotes nested 1000 deep: refused") {
 }
 
 TEST_CASE("the published DESIGN.md and the KB template stay within the Markdown bounds") {
-  for (const std::string p : {kFixtureDir + "/DESIGN.md", kFixtureDir + "/SPEC.md", kKbRoot + "/design-template.md"}) {
+  for (const std::string& p : {kFixtureDir + "/DESIGN.md", kFixtureDir + "/SPEC.md", kKbRoot + "/design-template.md"}) {
     DesignDoc doc = ParseDesignDoc(ReadAll(p), p);
     INFO(p);
     CHECK(doc.limit_violation.empty());

@@ -16,7 +16,7 @@ namespace {
 fs::path Fresh(const std::string& tag) {
   fs::path root = fs::temp_directory_path() / ("opdev_test_reportdir_" + tag);
   fs::remove_all(root);
-  fs::create_directories(root);
+  fs::create_directories(root / "custom");
   fs::copy(fs::path(OPDEV_SOURCE_DIR) / "examples/softmax", root / "custom" / "softmax", fs::copy_options::recursive);
   fs::remove_all(root / "custom" / "softmax" / "reports");
   return root;

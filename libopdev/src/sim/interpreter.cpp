@@ -358,7 +358,7 @@ Value Interp::CallFunction(const FuncIR& f, std::vector<Value>& args, Kwargs& kw
 void Interp::Assign(const XNode& t, const Value& v, Frame& fr) {
   switch (t.kind) {
     case XK::kLocal: fr.slots[t.slot] = v; return;
-    case XK::kGlobal: prog.globals[t.name] = v; t.global = nullptr; return;
+    case XK::kGlobal: prog.globals[t.name] = v; t.global = nullptr; ++state_writes_; return;
     case XK::kTuple: case XK::kList: {
       if (!v.IsSeq()) Fail(hazard::kRuntimeError, t.line, "cannot unpack a " + KindName(v.kind));
       const auto& items = v.Items();
@@ -375,6 +375,7 @@ void Interp::Assign(const XNode& t, const Value& v, Frame& fr) {
         if (i < 0) i += static_cast<int64_t>(items.size());
         if (i < 0 || i >= static_cast<int64_t>(items.size())) Fail(hazard::kRuntimeError, t.line, "list index out of range");
         items[i] = v;
+        ++state_writes_;
         return;
       }
       Fail(hazard::kUnsupported, t.line, "item assignment on a " + KindName(obj.kind));
@@ -385,26 +386,15 @@ void Interp::Assign(const XNode& t, const Value& v, Frame& fr) {
 
 namespace {
 
-// Whether every local is a plain scalar (so comparing two snapshots compares the whole state).
-bool ScalarSlots(const Frame& fr) {
-  for (const Value& v : fr.slots) {
-    switch (v.kind) {
-      case VK::kNone: case VK::kBool: case VK::kInt: case VK::kFloat: case VK::kStr:
-      case VK::kDType: case VK::kEnum: case VK::kUnavailable:
-        break;
-      default:
-        return false;
-    }
-  }
-  return true;
-}
-
+// Whether two snapshots of a frame's locals are the same state: scalars by value, objects
+// (tensors, tiles, lists, ...) by identity. Objects change only through calls and item
+// assignments, which the no-progress check counts separately.
 bool SameSlots(const std::vector<Value>& a, const std::vector<Value>& b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {
     const Value& x = a[i];
     const Value& y = b[i];
-    if (x.kind != y.kind || x.i != y.i || x.s != y.s) return false;
+    if (x.kind != y.kind || x.i != y.i || x.s != y.s || x.o != y.o || x.fn != y.fn) return false;
     if (x.kind == VK::kFloat && !(x.f == y.f || (x.f != x.f && y.f != y.f))) return false;
   }
   return true;
@@ -543,19 +533,19 @@ Flow Interp::Exec(const std::vector<SNode>& body, Frame& fr, Value* ret) {
       case SK::kWhile: {
         bool broke = false;
         loops_.push_back({s.line, 0});
-        // No-progress detection: an iteration that calls nothing, does no register or tile work
-        // and leaves every (scalar) local unchanged will repeat forever — the interpreter is
-        // deterministic — so it ends the run at once instead of when the budget runs out.
+        // No-progress detection: an iteration that calls nothing, assigns no global or list
+        // item, does no register or tile work and leaves every local as it was will repeat
+        // forever — the interpreter is deterministic — so it ends the run at once instead of
+        // when the budget runs out.
         std::vector<Value> before;
         while (Truthy(Eval(*s.test, fr))) {
           ++loops_.back().iterations;
-          const int64_t calls0 = calls_, vf0 = stats.vf_ops, tile0 = stats.tile_elems;
-          const bool watch = ScalarSlots(fr);
-          if (watch) before = fr.slots;
+          const int64_t calls0 = calls_, writes0 = state_writes_, vf0 = stats.vf_ops, tile0 = stats.tile_elems;
+          before = fr.slots;
           Flow f = Exec(s.body, fr, ret);
           if (f == Flow::kBreak) { broke = true; break; }
           if (f == Flow::kReturn) { loops_.pop_back(); return f; }
-          if (watch && calls_ == calls0 && stats.vf_ops == vf0 && stats.tile_elems == tile0 &&
+          if (calls_ == calls0 && state_writes_ == writes0 && stats.vf_ops == vf0 && stats.tile_elems == tile0 &&
               SameSlots(before, fr.slots))
             Fail(hazard::kWorkBudget, s.line,
                  absl::StrFormat("the while loop at line %d makes no progress: iteration %d changed no "
