@@ -38,7 +38,13 @@ class BindingTest(unittest.TestCase):
         # The CPU device calls the simulator through this ABI: an endless loop must come back
         # as a result carrying SIM-WORK-BUDGET (the loop's line), not hang the caller.
         src = ("import pypto_pro.language as pl\nimport torch\n\n"
-               "def w(x):\n    i = 0\n    while i >= 0:\n        i = i + 1\n    return x\n")
+               "@pl.jit\n"
+               "def k(x: pl.Tensor[[pl.DYNAMIC, pl.DYNAMIC], pl.DT_FP32]):\n"
+               "    with pl.section_vector():\n"
+               "        i = 0\n"
+               "        while i >= 0:\n"
+               "            i = i + 1\n\n"
+               "def w(x):\n    k[None, 1](x)\n    return x\n")
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "endless.py")
             with open(path, "w") as f:
@@ -50,7 +56,7 @@ class BindingTest(unittest.TestCase):
             self.assertEqual(res.status, 1)
             self.assertFalse(res["completed"])
             codes = [(h["code"], h["line"]) for h in res["hazards"]]
-            self.assertIn(("SIM-WORK-BUDGET", 6), codes)
+            self.assertIn(("SIM-WORK-BUDGET", 8), codes)
             self.assertEqual(res["stats"]["work_budget"], 50000)
 
     def test_bad_context_options_raise(self):
