@@ -9,7 +9,6 @@
 #include "absl/strings/str_join.h"
 
 #include <cmath>
-#include <set>
 
 namespace opdev::sim {
 
@@ -1022,33 +1021,6 @@ void Interp::FinishCore(bool completed) {
   core->groups.clear();
 }
 
-bool Interp::UsesCube(const FuncIR& kernel) {
-  if (auto it = uses_cube_.find(&kernel); it != uses_cube_.end()) return it->second;
-  // The kernel and every module function it reaches by name: a Cube section, a matmul or a
-  // Left/Right/Acc tile makes it a Cube or mixed kernel.
-  std::set<const FuncIR*> seen;
-  std::vector<const FuncIR*> todo{&kernel};
-  bool cube = false;
-  while (!todo.empty() && !cube) {
-    const FuncIR* f = todo.back();
-    todo.pop_back();
-    if (!f->def || !seen.insert(f).second) continue;
-    py::ForEachCall(*f->def, [&](const py::Expr& call) {
-      std::string n = py::CallName(call);
-      if (n == "pl.section_cube" || n.rfind("pl.matmul", 0) == 0) cube = true;
-      if (auto g = prog.funcs.find(n); g != prog.funcs.end()) todo.push_back(g->second.get());
-    });
-    py::ForEachCall(*f->def, [&](const py::Expr& call) {
-      for (const auto& kw : call.keywords)
-        if (kw.arg == "target_memory" && kw.value)
-          if (auto d = py::DottedName(*kw.value); d && (d->ends_with(".Left") || d->ends_with(".Right") || d->ends_with(".Acc")))
-            cube = true;
-    });
-  }
-  uses_cube_[&kernel] = cube;
-  return cube;
-}
-
 void Interp::Launch(const FuncIR& kernel, int64_t bd, std::vector<Value>& args, Kwargs& kw, int line) {
   if (block_dim_override > 0) bd = block_dim_override;
   if (bd <= 0) {
@@ -1057,7 +1029,7 @@ void Interp::Launch(const FuncIR& kernel, int64_t bd, std::vector<Value>& args, 
   }
   // The platform's limits (the launcher does not clamp): one AIV per block for a vector-only
   // kernel, one AIC + two AIV per block for a Cube or mixed one.
-  const bool cube = UsesCube(kernel);
+  const bool cube = kernel.launch != LaunchKind::kVectorOnly;  // the lowering's classification
   const int64_t cores = cube ? platform.core_num : platform.vector_core_num;
   if (bd > cores)
     Fail(hazard::kBlockDim, line,

@@ -156,8 +156,6 @@ class Interp {
   int64_t calls_ = 0;         // calls evaluated (a loop iteration with none may be a no-op)
   int64_t state_writes_ = 0;  // global and list-item assignments (state outside the locals)
   int64_t gm_allocated_ = 0;  // bytes of GM the run allocated
-  std::map<const FuncIR*, bool> uses_cube_;  // kernel -> it (or a callee) uses the Cube unit
-  bool UsesCube(const FuncIR& kernel);
   Value IntOp(py::Op op, int64_t x, int64_t y, int line);
 };
 
