@@ -256,3 +256,20 @@ TEST_CASE("S4-12 reads cases.yaml when present: an input some case omits needs a
   CHECK(f->findings.HasCode("SC-CASES-UNREADABLE"));
   CHECK(f->status == ItemStatus::kPass);
 }
+
+TEST_CASE("S4-6: a VF barrier that orders a later access, or the next iteration's, is not extra") {
+  fs::path dir = CopyOpDir("barrier");
+  // Inside the output loop, after the store: the next iteration's load follows it.
+  Replace(dir / "test_softmax.py",
+          "            vf.store_align(out_tile + (base + r * LANES), vf.add(h0, h1, mask16), mask16)\n",
+          "            vf.store_align(out_tile + (base + r * LANES), vf.add(h0, h1, mask16), mask16)\n"
+          "            vf.mem_bar(mode=pl.MemBarMode.VST_VLD)\n");
+  // Between the passes: the loads of the next pass follow it.
+  Replace(dir / "test_softmax.py", "        row_sum_b = vf.full(row_sum, all32)\n",
+          "        row_sum_b = vf.full(row_sum, all32)\n        vf.mem_bar()\n");
+  SelfCheckReport r = Check(dir);
+  const ItemResult* b = Item(r, "S4-6");
+  INFO(b->findings.ToText());
+  CHECK(b->status == ItemStatus::kPass);
+  CHECK(b->evidence.find("2 vf.mem_bar(s)") != std::string::npos);
+}

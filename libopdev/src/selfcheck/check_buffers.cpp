@@ -1,5 +1,6 @@
 // Static self-check items on the kernel body: buffers and sync edges (S4-6: tile groups for
-// rotation, make_tile only for scratch, no manual sync on auto_mutex tiles) and the frozen
+// rotation, make_tile only for scratch, no manual sync on auto_mutex tiles, no VF barrier that
+// orders nothing) and the frozen
 // vector_selection (S4-7: `vf` steps run as vf.* inside @pl.vector_function, never as pl.*
 // tile vector math).
 #include "check_context.h"
@@ -8,6 +9,7 @@
 #include "absl/strings/str_join.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -118,7 +120,62 @@ ItemResult CheckBuffersAndSync(const CheckContext& c) {
       AddFinding(&r.findings, f, "SC-TILE-ROTATION", cat::kPerfViolation, k->line,
                  absl::StrCat(k->name, " loads tiles in a loop but has no pl.make_tile_group"));
   }
-  r.evidence = absl::StrCat(groups, " tile group(s), ", scratch, " make_tile scratch tile(s)");
+  // VF scratch barriers: a `vf.mem_bar` orders the VF memory accesses around it, so one with
+  // no vector load/store after it in its VF function — nor before it inside a loop that
+  // repeats it — orders nothing: the default tail barrier the SKILL forbids.
+  int barriers = 0;
+  for (const auto* v : f.Vfs()) {
+    struct Access {
+      int order = 0;
+      bool barrier = false;
+      int line = 0;
+      std::vector<std::pair<int, int>> loops;  // (first, last) order of each enclosing loop body
+    };
+    std::vector<Access> seq;
+    std::vector<std::pair<int, int>> open;
+    int order = 0;
+    std::function<void(const std::vector<py::StmtPtr>&)> walk = [&](const std::vector<py::StmtPtr>& body) {
+      for (const auto& st : body) {
+        const bool loop = st->Is(py::StmtKind::kFor) || st->Is(py::StmtKind::kWhile);
+        if (loop) open.push_back({order, 0});
+        if (!loop) {
+          py::ForEachCall(*st, [&](const py::Expr& call) {
+            std::string n = py::CallName(call);
+            const bool bar = n == "vf.mem_bar";
+            const bool mem = n.rfind("vf.load", 0) == 0 || n.rfind("vf.store", 0) == 0;
+            if (bar || mem) seq.push_back({order++, bar, call.span.line, open});
+          });
+        }
+        walk(st->body);
+        walk(st->orelse);
+        if (loop) {
+          const int first = open.back().first, last = order - 1;
+          open.pop_back();
+          for (auto& a : seq)
+            for (auto& l : a.loops)
+              if (l.first == first && l.second == 0) l.second = last;
+        }
+      }
+    };
+    walk(v->def->body);
+    for (const auto& b : seq) {
+      if (!b.barrier) continue;
+      ++barriers;
+      bool orders = false;
+      for (const auto& a : seq) {
+        if (a.barrier) continue;
+        if (a.order > b.order) orders = true;
+        for (const auto& [lo, hi] : b.loops)
+          if (a.order >= lo && a.order <= hi) orders = true;  // the next iteration
+      }
+      if (!orders)
+        AddFinding(&r.findings, f, "SC-SCRATCH-BARRIER-EXTRA", cat::kPerfViolation, b.line,
+                   absl::StrCat("vf.mem_bar in ", v->name, " has no vector load/store after it to order "
+                                "(a default tail barrier): barriers only for proven hazard edges"));
+    }
+  }
+  r.evidence = absl::StrCat(groups, " tile group(s), ", scratch, " make_tile scratch tile(s), ", barriers,
+                            " vf.mem_bar(s)");
   Conclude(&r);
   return r;
 }
