@@ -497,6 +497,32 @@ CoreSplit DesignDoc::GetCoreSplit() const {
   return cs;
 }
 
+namespace {
+
+// "`M=300, K=200, N=500`" -> {{M, 300}, {K, 200}, {N, 500}}; empty unless every
+// comma-separated part is NAME=INT.
+std::vector<std::pair<std::string, std::int64_t>> ParseSymbolDims(std::string_view raw) {
+  std::vector<std::pair<std::string, std::int64_t>> out;
+  std::string s = StripBackticks(raw);
+  for (const auto& part : Split(s, ',')) {
+    std::string p = Trim(part);
+    auto eq = p.find('=');
+    if (eq == std::string::npos) return {};
+    std::string name = Trim(p.substr(0, eq)), value = Trim(p.substr(eq + 1));
+    if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_'))
+      return {};
+    for (char ch : name)
+      if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_') return {};
+    if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos ||
+        value.size() > 12)
+      return {};
+    out.push_back({name, std::stoll(value)});
+  }
+  return out;
+}
+
+}  // namespace
+
 std::vector<TestCase> DesignDoc::TestCases() const {
   std::vector<TestCase> out;
   for (const Table* t : TablesIn(8)) {
@@ -510,6 +536,7 @@ std::vector<TestCase> DesignDoc::TestCases() const {
       c.name = name;
       c.shape_text = t->Get(r, "shape", true);
       c.shape = ParseShapeList(c.shape_text);
+      if (c.shape.empty()) c.dims = ParseSymbolDims(c.shape_text);
       c.scene = t->Get(r, "覆盖场景");
       c.confirmation = t->Get(r, "design", true);
       c.line = r.line;

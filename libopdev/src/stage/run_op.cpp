@@ -261,6 +261,10 @@ absl::StatusOr<RunOpResult> RunOp(const RunOpOptions& opts) {
     std::map<std::string, std::int64_t> sym;
     for (size_t i = 0; i < first_syms.size() && i < c.shape.size(); ++i) sym[first_syms[i]] = c.shape[i];
     bool ok = c.shape.size() == first_syms.size();
+    if (!c.dims.empty()) {  // `M=.., K=.., N=..`: every symbol by name
+      for (const auto& [name, value] : c.dims) sym[name] = value;
+      ok = true;
+    }
     for (const auto& in : mi->primary_inputs) {
       runtime::SimInput si;
       si.name = in.name;

@@ -138,7 +138,10 @@ struct CoreSplit {            // §5 分核策略 bullets
 struct TestCase {             // §8 row
   std::string name;           // "test_softmax_aligned"
   std::string shape_text;
-  std::vector<std::int64_t> shape;
+  std::vector<std::int64_t> shape;  // `[3, 128]`: the first input's dims in order
+  // `M=300, K=200, N=500`: the value of each SPEC shape symbol (several inputs, e.g. a
+  // contraction A[M, K] · B[K, N]); empty for the list form.
+  std::vector<std::pair<std::string, std::int64_t>> dims;
   std::string scene, confirmation;
   int line = 0;
 };
