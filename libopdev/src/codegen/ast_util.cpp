@@ -72,4 +72,37 @@ std::vector<std::string> NameTokens(std::string_view name) {
   return out;
 }
 
+void LineMappedSource::Add(int indent, const std::string& text, int design_line) {
+  text_ += std::string(static_cast<size_t>(indent) * 4, ' ') + text + "\n";
+  lines_.push_back(design_line);
+}
+
+int LineMappedSource::DesignLine(int generated) const {
+  if (generated < 1 || static_cast<size_t>(generated) > lines_.size()) return 0;
+  return lines_[generated - 1];
+}
+
+void RemapLines(py::Module& m, const LineMappedSource& src) {
+  struct V : py::AstVisitor {
+    const LineMappedSource* src;
+    void Fix(const py::Span& s) {
+      py::Span& w = const_cast<py::Span&>(s);
+      int l = src->DesignLine(w.line), e = src->DesignLine(w.end_line);
+      w.line = l;
+      w.end_line = e ? e : l;
+    }
+    bool EnterStmt(const py::Stmt& s) override {
+      Fix(s.span);
+      return true;
+    }
+    bool EnterExpr(const py::Expr& e) override {
+      Fix(e.span);
+      for (const auto& k : e.keywords) Fix(k.span);
+      return true;
+    }
+  } v;
+  v.src = &src;
+  py::Walk(m, v);
+}
+
 }  // namespace opdev::codegen

@@ -32,6 +32,21 @@ struct CallAssignment {
 };
 std::vector<CallAssignment> CallAssignments(const std::vector<py::StmtPtr>& body);
 
+// Python text built line by line by a skeleton; every generated line remembers the DESIGN line
+// it stands for, so findings on the built AST point into DESIGN.
+class LineMappedSource {
+ public:
+  void Add(int indent, const std::string& text, int design_line);
+  const std::string& text() const { return text_; }
+  int DesignLine(int generated) const;
+
+ private:
+  std::string text_;
+  std::vector<int> lines_;
+};
+// Rewrites every span of `m` (parsed from `src.text()`) to the DESIGN lines.
+void RemapLines(py::Module& m, const LineMappedSource& src);
+
 // Name tokens for fuzzy matching: "in_tile" -> {"in", "tile"}.
 std::vector<std::string> NameTokens(std::string_view name);
 

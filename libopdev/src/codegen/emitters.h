@@ -5,6 +5,7 @@
 // through pyfront (parsed, so malformed output is impossible) and returns statements.
 #pragma once
 
+#include "backend.h"
 #include "gen_context.h"
 
 #include "opdev/pyfront/ast.h"
@@ -18,10 +19,17 @@ namespace opdev::codegen {
 // Python string literal (double quotes, escapes) for `s`.
 std::string PyStr(const std::string& s);
 
-std::vector<py::StmtPtr> EmitHeader(const GenContext& ctx, const std::string& design_sha256);
+// `kind`: "pure Vector" / "pure Cube"; `provenance`: the docstring lines saying where the
+// kernel code came from (each ending in a newline).
+std::vector<py::StmtPtr> EmitHeader(const GenContext& ctx, const std::string& design_sha256,
+                                    const std::string& kind, const std::string& provenance);
 std::vector<py::StmtPtr> EmitHelpers(const GenContext& ctx);
-// nullopt (with findings) when §5/SPEC do not determine the wrapper.
-std::optional<std::vector<py::StmtPtr>> EmitWrapper(GenContext& ctx, const std::string& kernel);
+// nullopt (with findings) when §5/SPEC do not determine the wrapper. `launch` decides the
+// get_platform_info() attribute block_dim is capped by (§5 must name the same one);
+// `checks` are the backend's extra argument checks.
+std::optional<std::vector<py::StmtPtr>> EmitWrapper(GenContext& ctx, const std::string& kernel,
+                                                    const LaunchPolicy& launch,
+                                                    const std::vector<WrapperCheck>& checks);
 struct EmittedTests {
   std::vector<py::StmtPtr> defs;
   std::vector<std::string> names;

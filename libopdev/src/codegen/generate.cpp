@@ -2,13 +2,12 @@
 #include "opdev/codegen/generate.h"
 
 #include "ast_util.h"
+#include "composer.h"
 #include "design_code.h"
 #include "emitters.h"
 #include "gen_context.h"
 #include "opdev/contract/spec_contract.h"
 #include "table_checks.h"
-#include "vector_vf/pattern_skeleton.h"
-#include "vector_vf/vf_backend.h"
 
 #include "opdev/api/checker.h"
 #include "opdev/budget/const_eval.h"
@@ -198,17 +197,20 @@ GenerateResult GenerateKernelFile(const std::string& op_dir, const GenerateOptio
   CheckConstantRegion(*code, ctx);
   ReadCoreSplit(ctx);
   if (diags.HasErrors()) return result;
-  if (!code->Kernel()) {
-    // §1 gives only an API chain: the pure-vec pattern skeleton builds the regions.
-    switch (vector_vf::BuildPatternSkeleton(*code, ctx)) {
-      case vector_vf::SkeletonOutcome::kBuilt: break;
-      case vector_vf::SkeletonOutcome::kNoChain: ReportNoKernelCode(design, &diags); return result;
-      case vector_vf::SkeletonOutcome::kFailed: return result;
-    }
+  // The Module's backend builds its section code; the composer puts the §5 signature and
+  // launch policy around it.
+  std::unique_ptr<Backend> backend = SelectBackend(ctx);
+  if (!backend || !backend->PrepareRegions(*code, ctx)) return result;
+  const size_t errors_before_kernel = diags.ErrorCount();
+  std::optional<ComposedKernel> defs;
+  if (auto sig = ReadKernelSignature(code->Kernel(), ctx)) {
+    std::vector<ModuleCode> modules;
+    if (auto m = backend->BuildModule(*code, *sig, ctx)) modules.push_back(std::move(*m));
+    if (!modules.empty() && diags.ErrorCount() == errors_before_kernel)
+      defs = ComposeKernel(*sig, std::move(modules), ctx);
   }
-
-  auto defs = vector_vf::BuildKernelDefs(*code, ctx);
-  auto wrapper = defs ? EmitWrapper(ctx, defs->kernel_name) : std::nullopt;
+  auto wrapper = defs ? EmitWrapper(ctx, defs->kernel_name, defs->launch, defs->wrapper_checks)
+                      : std::nullopt;
   auto tests = EmitTests(ctx);
   if (!defs || !wrapper || !tests || diags.HasErrors()) return result;
 
@@ -217,7 +219,7 @@ GenerateResult GenerateKernelFile(const std::string& op_dir, const GenerateOptio
   std::vector<py::StmtPtr> check_body;
   for (auto& s : code->constants.body) check_body.push_back(std::move(s));
   const size_t first_def = check_body.size();
-  for (auto& v : defs->vector_functions) check_body.push_back(std::move(v));
+  for (auto& v : defs->functions) check_body.push_back(std::move(v));
   check_body.push_back(std::move(defs->kernel));
   py::Module check = MakeModule(std::move(check_body), design.path);
   CheckApiUse(check, ctx);
@@ -225,15 +227,16 @@ GenerateResult GenerateKernelFile(const std::string& op_dir, const GenerateOptio
   defs->kernel = std::move(check.body.back());
   check.body.pop_back();
   for (size_t i = first_def; i < check.body.size(); ++i)
-    defs->vector_functions[i - first_def] = std::move(check.body[i]);
+    defs->functions[i - first_def] = std::move(check.body[i]);
   if (diags.HasErrors()) return result;
 
   // Print.
   Diagnostics sha_diags;
   std::string header = py::PrintModule(
-      MakeModule(EmitHeader(ctx, Sha256Hex(design.text)), ctx.product_rel));
+      MakeModule(EmitHeader(ctx, Sha256Hex(design.text), defs->kind_text, defs->provenance),
+                 ctx.product_rel));
   std::vector<py::StmtPtr> rest = EmitHelpers(ctx);
-  for (auto& v : defs->vector_functions) rest.push_back(std::move(v));
+  for (auto& v : defs->functions) rest.push_back(std::move(v));
   rest.push_back(std::move(defs->kernel));
   for (auto& w : *wrapper) rest.push_back(std::move(w));
   for (auto& t : tests->defs) rest.push_back(std::move(t));
@@ -279,7 +282,7 @@ GenerateResult GenerateKernelFile(const std::string& op_dir, const GenerateOptio
   f.op = ctx.op;
   f.kernel = defs->kernel_name;
   f.wrapper = ctx.wrapper;
-  f.vector_functions = defs->vf_names;
+  f.vector_functions = defs->function_names;
   f.tests = tests->names;
   f.budget = std::move(report);
   result.file = std::move(f);

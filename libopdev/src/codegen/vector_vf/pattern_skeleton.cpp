@@ -23,49 +23,7 @@ namespace {
 
 constexpr const char* kS1 = "§1";
 
-// ---- generated source with DESIGN lines -------------------------------------------------
-
-// Python text built line by line; every generated line remembers the DESIGN line it stands
-// for, so findings on the built AST point into DESIGN.
-class Source {
- public:
-  void Add(int indent, const std::string& text, int design_line) {
-    text_ += std::string(static_cast<size_t>(indent) * 4, ' ') + text + "\n";
-    lines_.push_back(design_line);
-  }
-  const std::string& text() const { return text_; }
-  int DesignLine(int generated) const {
-    if (generated < 1 || static_cast<size_t>(generated) > lines_.size()) return 0;
-    return lines_[generated - 1];
-  }
-
- private:
-  std::string text_;
-  std::vector<int> lines_;
-};
-
-void RemapLines(py::Module& m, const Source& src) {
-  struct V : py::AstVisitor {
-    const Source* src;
-    void Fix(const py::Span& s) {
-      py::Span& w = const_cast<py::Span&>(s);
-      int l = src->DesignLine(w.line), e = src->DesignLine(w.end_line);
-      w.line = l;
-      w.end_line = e ? e : l;
-    }
-    bool EnterStmt(const py::Stmt& s) override {
-      Fix(s.span);
-      return true;
-    }
-    bool EnterExpr(const py::Expr& e) override {
-      Fix(e.span);
-      for (const auto& k : e.keywords) Fix(k.span);
-      return true;
-    }
-  } v;
-  v.src = &src;
-  py::Walk(m, v);
-}
+using Source = LineMappedSource;
 
 // ---- §2 / §3 slots ----------------------------------------------------------------------
 

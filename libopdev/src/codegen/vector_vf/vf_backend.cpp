@@ -1,9 +1,12 @@
-// Transcription of DESIGN §1 kernel and VF code into the defs of a pure-Vector L0 file.
+// The Vector VF backend: DESIGN §1 kernel and VF code (or the pattern skeleton built from the
+// vector_selection chains) transcribed into the code of a section_vector Module.
 #include "vf_backend.h"
 
 #include "../ast_util.h"
 #include "../name_scope.h"
+#include "../transcribe.h"
 #include "api_rules.h"
+#include "pattern_skeleton.h"
 
 #include "opdev/pyfront/printer.h"
 
@@ -18,146 +21,6 @@ namespace opdev::codegen::vector_vf {
 namespace {
 
 constexpr const char* kSection1 = "§1";
-
-bool IsNoneLayout(const std::string& l) {
-  return l.empty() || l == "—" || l == "-" || l == "–" || l == "n/a" || l == "N/A" ||
-         l == "无" || l == "None";
-}
-
-std::string ShapeDim(std::int64_t v, const GenContext& ctx) {
-  std::vector<std::string> names = ctx.LiteralConstantsEqualTo(v);
-  if (names.size() == 1) return names.front();
-  return std::to_string(v);
-}
-
-// ---- tile types ------------------------------------------------------------------------
-
-struct TypeUse {
-  std::string type_var;
-  std::vector<std::string> groups;  // TileGroup / tile variables declared with this type
-  int line = 0;                     // first use
-};
-
-std::map<std::string, TypeUse> TileTypeUses(const std::vector<py::StmtPtr>& body) {
-  std::map<std::string, TypeUse> out;
-  for (const auto& a : CallAssignments(body)) {
-    std::string callee = py::CallName(*a.call);
-    const py::Expr* type = nullptr;
-    if (callee == "pl.make_tile_group")
-      type = py::FindKeyword(*a.call, "type");
-    else if (callee == "pl.make_tile")
-      type = py::FindKeyword(*a.call, "type")
-                 ? py::FindKeyword(*a.call, "type")
-                 : (a.call->args.empty() ? nullptr : a.call->args[0].get());
-    if (!type || !type->Is(py::ExprKind::kName)) continue;
-    TypeUse& u = out[type->id];
-    u.type_var = type->id;
-    u.groups.push_back(a.name);
-    if (!u.line) u.line = a.call->span.line;
-  }
-  return out;
-}
-
-// Builds `T = pl.TileType(...)` from the §2 Tile 属性表 rows of the groups using T.
-py::StmtPtr CompleteTileType(const TypeUse& use, bool dynamic_valid, GenContext& ctx) {
-  const auto tiles = ctx.design->Tiles();
-  const contract::TileAttr* chosen = nullptr;
-  bool ok = true;
-  for (const auto& g : use.groups) {
-    const contract::TileAttr* row = nullptr;
-    for (const auto& t : tiles)
-      if (t.group == g || t.var == g) {
-        row = &t;
-        break;
-      }
-    if (!row) {
-      ctx.Violation("CODEGEN-TILE-UNDECLARED", use.line, kSection1,
-                    absl::StrFormat("tile type %s of %s is not defined in the §1 code and §2 "
-                                    "Tile 属性表 has no row for %s to complete it from",
-                                    use.type_var, g, g));
-      ok = false;
-      continue;
-    }
-    if (row->shape.size() != 2 || !row->dtype || !row->space) {
-      ctx.Violation("CODEGEN-TILE-ATTR", row->line, "§2",
-                    absl::StrFormat("§2 Tile 属性表 row of %s needs a 2-D integer shape, a dtype "
-                                    "and a memory space to declare %s",
-                                    g, use.type_var));
-      ok = false;
-      continue;
-    }
-    std::uint64_t bytes = DTypeSize(*row->dtype);
-    for (auto d : row->shape) bytes *= static_cast<std::uint64_t>(d);
-    if (row->size_bytes && static_cast<std::uint64_t>(*row->size_bytes) != bytes) {
-      ctx.Violation("CODEGEN-TILE-SIZE-MISMATCH", row->line, "§2",
-                    absl::StrFormat("§2 Tile 属性表 gives %d bytes per slot for %s, but shape "
-                                    "%s of %s is %d bytes",
-                                    *row->size_bytes, g, row->shape_text, row->dtype_text, bytes));
-      ok = false;
-    }
-    if (!chosen) {
-      chosen = row;
-    } else if (chosen->shape != row->shape || chosen->dtype != row->dtype ||
-               chosen->space != row->space || chosen->layout != row->layout) {
-      ctx.Violation("CODEGEN-TILE-TABLE-CONFLICT", row->line, "§2",
-                    absl::StrFormat("%s and %s share tile type %s in §1 but their §2 Tile 属性表 "
-                                    "rows differ (line %d vs %d)",
-                                    use.groups.front(), g, use.type_var, chosen->line, row->line));
-      ok = false;
-    }
-  }
-  if (!ok || !chosen) return nullptr;
-  std::string text = absl::StrFormat(
-      "%s = pl.TileType(shape=[%s, %s], dtype=pl.%s, target_memory=pl.MemorySpace.%s",
-      use.type_var, ShapeDim(chosen->shape[0], ctx), ShapeDim(chosen->shape[1], ctx),
-      std::string(DTypePlName(*chosen->dtype)), std::string(MemSpaceName(*chosen->space)));
-  if (dynamic_valid) text += ", valid_shape=[-1, -1]";
-  if (!IsNoneLayout(chosen->layout)) text += ", layout=pl." + chosen->layout;
-  text += ")\n";
-  py::StmtPtr s = ParseOneStmt(text);
-  if (!s)
-    ctx.Violation("CODEGEN-TILE-ATTR", chosen->line, "§2",
-                  "§2 Tile 属性表 layout cannot be written as a pl.* layout", chosen->layout);
-  return s;
-}
-
-// ---- legacy spellings -------------------------------------------------------------------
-
-void RewriteLegacy(std::vector<py::StmtPtr>& body, GenContext& ctx) {
-  ForEachCallIn(body, [&](const py::Expr& c) {
-    py::Expr& call = const_cast<py::Expr&>(c);
-    const std::string name = py::CallName(call);
-    if (name == "pl.set_validshape" && call.args.size() == 3 && call.keywords.empty()) {
-      auto list = std::make_unique<py::Expr>();
-      list->kind = py::ExprKind::kList;
-      list->span = call.args[1]->span;
-      list->elts.push_back(std::move(call.args[1]));
-      list->elts.push_back(std::move(call.args[2]));
-      call.args.resize(1);
-      call.args.push_back(std::move(list));
-      ctx.diags->Add(Diagnostic{"CODEGEN-LEGACY-API", Severity::kNote,
-                                std::string(category::kDesignViolation), ctx.file(),
-                                call.span.line, call.span.col, kSection1,
-                                "legacy pl.set_validshape(tile, rows, cols) emitted as "
-                                "pl.set_validshape(tile, [rows, cols])",
-                                ctx.DesignLine(call.span.line)});
-    } else if (name == "pl.fillpad_inplace" || name == "pl.fillpad_expand") {
-      const bool inplace = name == "pl.fillpad_inplace";
-      call.func = ParseExpr("pl.fillpad");
-      if (inplace && call.args.size() == 1) call.args.push_back(ParseExpr(py::PrintExpr(*call.args[0])));
-      py::Keyword kw;
-      kw.arg = "mode";
-      kw.value = ParseExpr(inplace ? "pl.FillPadMode.INPLACE" : "pl.FillPadMode.EXPAND");
-      call.keywords.push_back(std::move(kw));
-      ctx.diags->Add(Diagnostic{"CODEGEN-LEGACY-API", Severity::kNote,
-                                std::string(category::kDesignViolation), ctx.file(),
-                                call.span.line, call.span.col, kSection1,
-                                "legacy " + name + " emitted as pl.fillpad(..., mode=" +
-                                    (inplace ? "pl.FillPadMode.INPLACE" : "pl.FillPadMode.EXPAND") + ")",
-                                ctx.DesignLine(call.span.line)});
-    }
-  });
-}
 
 // ---- VF rules ---------------------------------------------------------------------------
 
@@ -322,70 +185,38 @@ std::optional<std::vector<std::string>> MatchParams(const std::vector<std::strin
   return ordered;
 }
 
-std::string TensorAnnotation(const SpecTensor& t, const GenContext& ctx) {
-  std::vector<std::string> dims;
-  for (const auto& d : t.shape) {
-    bool numeric = !d.empty() && std::all_of(d.begin(), d.end(), ::isdigit);
-    dims.push_back(numeric && !ctx.spec->dynamic_axes.count(d) ? d : "pl.DYNAMIC");
-  }
-  return absl::StrFormat("pl.Tensor[[%s], pl.%s]", absl::StrJoin(dims, ", "),
-                         std::string(DTypePlName(*t.dtype)));
-}
-
-const SpecTensor* FindSpecTensor(const SpecContract& spec, const std::string& name) {
-  for (const auto& t : spec.inputs)
-    if (t.name == name) return &t;
-  for (const auto& t : spec.outputs)
-    if (t.name == name) return &t;
-  return nullptr;
-}
-
-// set_validshape must precede the load of the same slot (§7).
-void CheckValidShapeOrder(const std::vector<py::StmtPtr>& body, GenContext& ctx) {
-  std::set<std::string> ever_set;
-  ForEachCallIn(body, [&](const py::Expr& c) {
-    if (py::CallName(c) == "pl.set_validshape" && !c.args.empty() &&
-        c.args[0]->Is(py::ExprKind::kName))
-      ever_set.insert(c.args[0]->id);
-  });
-  std::set<std::string> valid;
-  ForEachStmt(body, [&](const py::Stmt& s) {
-    if (s.Is(py::StmtKind::kAssign))
-      for (const auto& t : s.targets)
-        if (t->Is(py::ExprKind::kName)) valid.erase(t->id);
-    // Calls of this statement only (nested bodies are visited as their own statements).
-    std::vector<const py::Expr*> calls;
-    for (const py::Expr* e : {s.value.get(), s.test.get(), s.iter.get()}) {
-      if (!e) continue;
-      struct V : py::AstVisitor {
-        std::vector<const py::Expr*>* out;
-        bool EnterExpr(const py::Expr& x) override {
-          if (x.Is(py::ExprKind::kCall)) out->push_back(&x);
-          return true;
-        }
-      } v;
-      v.out = &calls;
-      py::Walk(*e, v);
-    }
-    for (const py::Expr* c : calls) {
-      std::string n = py::CallName(*c);
-      if (c->args.empty() || !c->args[0]->Is(py::ExprKind::kName)) continue;
-      const std::string& slot = c->args[0]->id;
-      if (n == "pl.set_validshape") valid.insert(slot);
-      if ((n == "pl.load" || n == "pl.load_tile") && ever_set.count(slot) && !valid.count(slot))
-        ctx.Violation("CODEGEN-VALIDSHAPE-ORDER", c->span.line, "§7",
-                      absl::StrFormat("%s loads %s before pl.set_validshape sets its valid "
-                                      "window (§7: set_validshape before load)",
-                                      n, slot));
-    }
-  });
-}
-
 }  // namespace
 
-std::optional<KernelDefs> BuildKernelDefs(DesignCode& code, GenContext& ctx) {
+class VectorVfBackend : public Backend {
+ public:
+  std::string_view Name() const override { return "vector_vf"; }
+  bool PrepareRegions(DesignCode& code, GenContext& ctx) override;
+  std::optional<ModuleCode> BuildModule(DesignCode& code, const KernelSignature& sig,
+                                        GenContext& ctx) override;
+};
+
+bool VectorVfBackend::PrepareRegions(DesignCode& code, GenContext& ctx) {
+  if (code.Kernel()) return true;
+  // §1 gives only an API chain: the pure-vec pattern skeleton builds the regions.
+  switch (BuildPatternSkeleton(code, ctx)) {
+    case SkeletonOutcome::kBuilt: return true;
+    case SkeletonOutcome::kNoChain: ReportNoKernelCode(*ctx.design, ctx.diags); return false;
+    case SkeletonOutcome::kFailed: return false;
+  }
+  return false;
+}
+
+std::optional<ModuleCode> VectorVfBackend::BuildModule(DesignCode& code,
+                                                       const KernelSignature& sig,
+                                                       GenContext& ctx) {
   const size_t errors_before = ctx.diags->ErrorCount();
-  KernelDefs out;
+  ModuleCode out;
+  out.backend = "vector_vf";
+  out.launch.cores = CoreKind::kVector;
+  out.kind_text = "pure Vector";
+  out.provenance =
+      "the module constants are DESIGN §2.1 verbatim, the kernel and vector functions are\n"
+      "DESIGN §1 transcribed with declarations completed from the §2/§3 tables, the wrapper\n";
   CodeRegion* kernel = nullptr;
   std::vector<CodeRegion*> vfs;
   for (auto& r : code.regions) {
@@ -393,38 +224,7 @@ std::optional<KernelDefs> BuildKernelDefs(DesignCode& code, GenContext& ctx) {
     if (r.kind == RegionKind::kVectorFunction) vfs.push_back(&r);
   }
   if (!kernel) return std::nullopt;
-
-  // Kernel name and parameters from the §5 launch contract (and a def when §1 gave one).
-  if (!ctx.launch) {
-    ctx.Violation("CODEGEN-LAUNCH-MISSING",
-                  ctx.design->FindSection(5) ? ctx.design->FindSection(5)->line : 0, "§5",
-                  "§5 gives no launch contract `<kernel>[None, block_dim](args)`: the kernel "
-                  "name and arguments are undetermined");
-    return std::nullopt;
-  }
-  out.kernel_name = ctx.launch->kernel;
-  if (kernel->from_def && kernel->name != ctx.launch->kernel)
-    ctx.Violation("CODEGEN-LAUNCH-MISMATCH", kernel->line, kSection1,
-                  absl::StrFormat("§1 defines kernel %s but §5 launches %s", kernel->name,
-                                  ctx.launch->kernel));
-  if (kernel->from_def && kernel->params != ctx.launch->args)
-    ctx.Violation("CODEGEN-LAUNCH-MISMATCH", kernel->line, kSection1,
-                  absl::StrFormat("§1 kernel parameters (%s) differ from the §5 launch "
-                                  "arguments (%s)",
-                                  absl::StrJoin(kernel->params, ", "),
-                                  absl::StrJoin(ctx.launch->args, ", ")));
-  std::vector<std::string> param_decls;
-  for (const auto& a : ctx.launch->args) {
-    const SpecTensor* t = FindSpecTensor(*ctx.spec, a);
-    if (!t) {
-      ctx.Violation("CODEGEN-LAUNCH-ARG", ctx.launch->line, "§5",
-                    absl::StrFormat("launch argument %s is neither a SPEC input nor a SPEC "
-                                    "output",
-                                    a));
-      continue;
-    }
-    param_decls.push_back(a + ": " + TensorAnnotation(*t, ctx));
-  }
+  out.kernel_region = kernel;
 
   // Pure vector only.
   ForEachCallIn(kernel->ast.body, [&](const py::Expr& c) {
@@ -444,38 +244,14 @@ std::optional<KernelDefs> BuildKernelDefs(DesignCode& code, GenContext& ctx) {
   for (CodeRegion* vf : vfs) RewriteLegacy(vf->ast.body, ctx);
 
   // Names visible everywhere.
-  std::set<std::string> globals = PythonBuiltins();
-  globals.insert({"pl", "vf"});
-  for (const auto& n : ctx.constant_names) globals.insert(n);
-  for (CodeRegion* vf : vfs) globals.insert(vf->name);
-  globals.insert(out.kernel_name);
+  std::vector<std::string> extra;
+  for (CodeRegion* vf : vfs) extra.push_back(vf->name);
+  extra.push_back(sig.name);
+  const std::set<std::string> globals = GlobalNames(ctx, extra);
 
   // Kernel names: undefined names, except tile types completed from §2.
-  std::set<std::string> params(ctx.launch->args.begin(), ctx.launch->args.end());
-  auto type_uses = TileTypeUses(kernel->ast.body);
-  NameScope ks = AnalyzeNames(kernel->ast.body, globals, params);
-  std::vector<py::StmtPtr> type_decls;
-  bool dynamic_valid = false;
-  ForEachCallIn(kernel->ast.body, [&](const py::Expr& c) {
-    if (py::CallName(c) == "pl.set_validshape") dynamic_valid = true;
-  });
-  for (const NameUse& u : ks.free) {
-    auto it = type_uses.find(u.name);
-    if (it != type_uses.end()) {
-      if (py::StmtPtr decl = CompleteTileType(it->second, dynamic_valid, ctx))
-        type_decls.push_back(std::move(decl));
-      continue;
-    }
-    ctx.Violation("CODEGEN-UNDEFINED-NAME", u.line, kSection1,
-                  absl::StrFormat("`%s` is read in the kernel code but never defined (not a "
-                                  "§2.1 constant, kernel argument or earlier assignment)",
-                                  u.name));
-  }
-  for (const NameUse& u : ks.loop_escapes)
-    ctx.Warn("CODEGEN-LOOP-SCOPED-NAME", u.line, kSection1,
-             absl::StrFormat("`%s` is read after the loop that assigns it (line %d) has ended; "
-                             "it carries that loop's last value (transcribed as written)",
-                             u.name, u.def_line));
+  std::set<std::string> params(sig.params.begin(), sig.params.end());
+  std::vector<py::StmtPtr> type_decls = ResolveKernelNames(*kernel, globals, params, ctx);
 
   // Multi-core split and validshape order.
   bool has_core_loop = false, has_block_idx = false;
@@ -594,45 +370,18 @@ std::optional<KernelDefs> BuildKernelDefs(DesignCode& code, GenContext& ctx) {
       return std::nullopt;
     }
     def->body = std::move(vf->ast.body);
-    out.vf_names.push_back(vf->name);
-    out.vector_functions.push_back(std::move(def));
+    out.function_names.push_back(vf->name);
+    out.functions.push_back(std::move(def));
   }
-  std::string decorator = kernel->decorator.empty() ? "pl.jit(auto_mutex=True)" : kernel->decorator;
-  py::StmtPtr def = ParseOneStmt(absl::StrFormat("@%s\ndef %s(%s):\n    pass\n", decorator,
-                                                 out.kernel_name,
-                                                 absl::StrJoin(param_decls, ", ")));
-  if (!def) {
-    ctx.Violation("CODEGEN-KERNEL-SIGNATURE", kernel->line, kSection1,
-                  "the kernel signature cannot be written as Python",
-                  absl::StrJoin(param_decls, ", "));
-    return std::nullopt;
-  }
-  // Tile type declarations go before the first statement that uses them.
-  std::vector<py::StmtPtr> body;
-  std::set<std::string> pending;
-  for (const auto& d : type_decls) pending.insert(d->targets[0]->id);
-  for (auto& s : kernel->ast.body) {
-    if (!type_decls.empty()) {
-      std::set<std::string> used;
-      struct V : py::AstVisitor {
-        std::set<std::string>* used;
-        bool EnterExpr(const py::Expr& e) override {
-          if (e.Is(py::ExprKind::kName)) used->insert(e.id);
-          return true;
-        }
-      } v;
-      v.used = &used;
-      py::Walk(*s, v);
-      for (auto& d : type_decls)
-        if (d && used.count(d->targets[0]->id)) body.push_back(std::move(d));
-      type_decls.erase(std::remove(type_decls.begin(), type_decls.end(), nullptr),
-                       type_decls.end());
-    }
-    body.push_back(std::move(s));
-  }
-  def->body = std::move(body);
-  out.kernel = std::move(def);
+  out.kernel_decorator = kernel->decorator;
+  out.body = InsertBeforeFirstUse(std::move(kernel->ast.body), std::move(type_decls));
   return out;
 }
 
 }  // namespace opdev::codegen::vector_vf
+
+namespace opdev::codegen {
+std::unique_ptr<Backend> MakeVectorVfBackend() {
+  return std::make_unique<vector_vf::VectorVfBackend>();
+}
+}  // namespace opdev::codegen
