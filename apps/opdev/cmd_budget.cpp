@@ -13,8 +13,10 @@ constexpr const char* kUsage =
     "make_tile_group / make_tile declarations, or of an op dir's DESIGN §3 address map (and of\n"
     "its test_<op>.py when present), and checks alignment, capacity, overlap of coexisting\n"
     "slots (identical-address aliases written with the same address are listed), mutex-id\n"
-    "range and uniqueness. A kernel is compared with the DESIGN.md beside it (--design to\n"
-    "name another, --design - for none). --svg writes a memory map per space.\n"
+    "range and uniqueness. Cube tiles forming a matmul tiling (TM, TK1, TK0, TN) also get\n"
+    "the spec §9 footprint L1/L0A/L0B/L0C against each space's capacity and the Acc\n"
+    "fractal. A kernel is compared with the DESIGN.md beside it (--design to name another,\n"
+    "--design - for none). --svg writes a memory map with one lane per space used.\n"
     "Exit status: 0 clean, 1 findings, 2 usage or unreadable input.";
 
 int RunBudget(const std::vector<std::string>& args) {

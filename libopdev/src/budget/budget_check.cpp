@@ -148,6 +148,10 @@ BudgetReport CheckBudget(const SlotModel& model, const CheckOptions& opts) {
     }
     if (u.slot_count > 0) r.spaces.push_back(u);
   }
+
+  // Cube matmul tiling and its spec §9 footprint.
+  r.matmul = MatmulBudgetOf(model, opts.category, opts.section);
+  if (r.matmul) r.diagnostics.Append(r.matmul->diagnostics);
   return r;
 }
 
@@ -204,6 +208,7 @@ boost::json::object BudgetReportToJson(const BudgetReport& r) {
     aliases.push_back(j);
   }
   o["aliases"] = aliases;
+  o["matmul"] = r.matmul ? boost::json::value(MatmulBudgetToJson(*r.matmul)) : nullptr;
   o["diagnostics"] = r.diagnostics.ToJson();
   return o;
 }
@@ -225,6 +230,7 @@ std::string BudgetReportToText(const BudgetReport& r) {
     out += absl::StrFormat("  %s: high-water %s (%d B) of %d B = %.1f%%\n",
                            std::string(MemSpaceName(u.space)), HexAddress(u.high_water),
                            u.high_water, u.capacity, u.percent());
+  if (r.matmul) out += MatmulBudgetToText(*r.matmul);
   return out;
 }
 

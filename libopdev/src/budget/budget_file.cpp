@@ -95,7 +95,12 @@ absl::StatusOr<FileBudget> BudgetPath(const std::string& path, Target target,
     o.section = "§3";
     SlotModel map = SlotsFromDesignMap(*design, target);
     fb.design = CheckBudget(map, o);
-    if (fb.kernel) fb.comparison = CompareWithDesignMap(fb.kernel->model, map, category::kImplementationError);
+    if (fb.kernel) {
+      fb.comparison = CompareWithDesignMap(fb.kernel->model, map, category::kImplementationError);
+      if (fb.kernel->matmul && fb.design->matmul)
+        fb.comparison.Append(CompareMatmulTilings(*fb.kernel->matmul, *fb.design->matmul,
+                                                  fb.kernel_path, category::kImplementationError));
+    }
   }
   return fb;
 }

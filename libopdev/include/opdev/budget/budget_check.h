@@ -3,12 +3,14 @@
 // that are declared as such are allowed and listed), and mutex-id range and uniqueness.
 #pragma once
 
+#include "opdev/budget/matmul_budget.h"
 #include "opdev/budget/slot_model.h"
 #include "opdev/support/diagnostic.h"
 
 #include <boost/json/value.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +40,7 @@ struct BudgetReport {
   SlotModel model;
   std::vector<SpaceUsage> spaces;  // only spaces that hold at least one slot, in target order
   std::vector<AliasPair> aliases;
+  std::optional<MatmulBudget> matmul;  // when the slots form a Cube matmul tiling (spec §9)
   Diagnostics diagnostics;
   bool ok() const { return !diagnostics.HasErrors(); }
 };
