@@ -62,6 +62,12 @@ const std::vector<RuleInfo>& ContractRules() {
         {"DESIGN-MUTEX-RANGE", c::kDesignViolation, "a mutex id is outside [0, 31]"},
         {"DESIGN-MUTEX-DUPLICATE", c::kDesignViolation, "a mutex id is used by two TileGroup slots"},
         {"DESIGN-EVENT-RANGE", c::kDesignViolation, "a §6 event_id is outside [0, 16)"},
+        // Cube Modules.
+        {"DESIGN-CUBE-SPACE-MISSING", c::kDesignViolation, "a section_cube Module's §2 Tile 属性表 has no Left, Right or Acc tile"},
+        {"DESIGN-CUBE-OPERAND-SPACE", c::kDesignViolation, "a §1 pl.matmul/pl.matmul_acc operand is not in its space (lhs→Left, rhs→Right, dst/acc→Acc)"},
+        {"DESIGN-CUBE-ACC-FRACTAL", c::kDesignViolation, "an Acc tile's M×N×dtype bytes is below the 1024-byte L0C fractal"},
+        {"DESIGN-CUBE-TILE-ALIGN", c::kDesignViolation, "a Mat/Left/Right/Acc tile shape is not a whole number of fractals (16 rows; K of 32 B / dtype size)"},
+        {"DESIGN-CUBE-BLOCK-DIM", c::kDesignViolation, "§5 block_dim is not capped by core_num for a kernel with a Cube section (or by vector_core_num for a Vector-only one)"},
         // DESIGN_BINDINGS.json.
         {"BINDINGS-FIELD-MISSING", c::kDesignViolation, "a required field of the root, a binding or a requirement is missing"},
         {"BINDINGS-FIELD-TYPE", c::kDesignViolation, "a field has the wrong JSON type"},
@@ -138,6 +144,7 @@ void CheckOpDir(const OpDir& od, const CheckOptions& opts, Diagnostics* diags) {
   CheckDesignStructure(od, opts, diags);
   CheckVectorSelection(od, opts, diags);
   CheckDesignMemory(od, opts, diags);
+  CheckCubeModules(od, opts, diags);
   CheckBindings(od, opts, diags);
   CheckSelections(od, opts, diags);
   CheckModuleInterfaces(od, opts, diags);

@@ -8,6 +8,7 @@ namespace opdev::contract {
 void CheckDesignStructure(const OpDir& od, const CheckOptions& opts, Diagnostics* diags);
 void CheckVectorSelection(const OpDir& od, const CheckOptions& opts, Diagnostics* diags);
 void CheckDesignMemory(const OpDir& od, const CheckOptions& opts, Diagnostics* diags);
+void CheckCubeModules(const OpDir& od, const CheckOptions& opts, Diagnostics* diags);
 void CheckBindings(const OpDir& od, const CheckOptions& opts, Diagnostics* diags);
 void CheckSelections(const OpDir& od, const CheckOptions& opts, Diagnostics* diags);
 void CheckModuleInterfaces(const OpDir& od, const CheckOptions& opts, Diagnostics* diags);
