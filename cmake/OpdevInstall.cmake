@@ -14,6 +14,9 @@ install(TARGETS ${OPDEV_INSTALL_TARGETS} EXPORT opdevTargets
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS opdev_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The Python binding and the CPU device's packages (opdev exec finds them here).
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/bindings/python/opdev ${CMAKE_SOURCE_DIR}/bindings/python/device
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/opdev/python PATTERN __pycache__ EXCLUDE)
 install(EXPORT opdevTargets NAMESPACE opdev:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/opdev)
 configure_package_config_file(${CMAKE_SOURCE_DIR}/cmake/opdevConfig.cmake.in
   ${CMAKE_BINARY_DIR}/opdevConfig.cmake INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/opdev)

@@ -9,14 +9,18 @@ namespace {
 constexpr const char* kUsage =
     "opdev run <op_dir> --backend sim|npu [--case NAME] [--module-k K] [--file REL]\n"
     "          [--python PATH] [--device N] [--npu-smi PATH] [--timeout S] [--idle-timeout S]\n"
-    "          [--log-dir DIR] [--json]\n\n"
+    "          [--log-dir DIR] [--target a5|a3] [--design-cases] [--json]\n\n"
     "npu: runs exactly the pipeline's command (python custom/<op>/test_<op>.py, or the staged\n"
     "file with --module-k) from the workspace root, argv only (no shell), with\n"
     "TILE_FWK_DEVICE_ID from --device or the first idle chip `npu-smi info` reports; the whole\n"
     "process group is killed after --timeout (default 1800 s) or --idle-timeout seconds\n"
     "without output (default 900 s). --python chooses the interpreter (default `python`).\n"
-    "sim: runs every DESIGN §8 case through opdev's CPU simulator via the wrapper and compares\n"
-    "with the CPU FP32 golden (<op>_golden_cpu.py, run by --python, default /usr/bin/python3).\n"
+    "sim: runs the same command (the interpreter is --python, default /usr/bin/python3) under\n"
+    "opdev's CPU device for PyPTO-Pro (see `opdev exec`): the test file's own cases, data,\n"
+    "golden and precision_compare, every kernel launch on opdev's simulator; the same process\n"
+    "handling, limits and output parsing as npu. --target selects the simulated chip.\n"
+    "--design-cases (diagnostic mode): instead, every DESIGN §8 case through the wrapper with\n"
+    "inputs derived from module_interfaces.yaml, against <op>_golden_cpu.py run by --python.\n"
     "--case NAME runs one case alone. Logs go to <op_dir>/reports/opdev/run (or --log-dir).\n"
     "Exit status: 0 every case PASS, 1 a failure (or not measured), 2 usage error.";
 
@@ -34,6 +38,8 @@ int Run(const std::vector<std::string>& args) {
       ("timeout", po::value<double>(), "wall-clock limit in seconds")
       ("idle-timeout", po::value<double>(), "no-output limit in seconds")
       ("log-dir", po::value<std::string>(), "where logs go")
+      ("target", po::value<std::string>(), "sim: simulated chip a5 (default) or a3")
+      ("design-cases", po::bool_switch(), "sim: the DESIGN §8 diagnostic runner instead of the test file")
       ("json", po::bool_switch(), "print JSON");
   po::positional_options_description pos;
   pos.add("op_dir", 1);
@@ -45,7 +51,8 @@ int Run(const std::vector<std::string>& args) {
     return FailUsage("run", "missing <op_dir>", json);
   boost::json::object request{{"op_dir", vm["op_dir"].as<std::string>()},
                               {"backend", vm["backend"].as<std::string>()}};
-  for (const char* key : {"case", "file", "python", "npu-smi", "log-dir"})
+  if (vm["design-cases"].as<bool>()) request["design_cases"] = true;
+  for (const char* key : {"case", "file", "python", "npu-smi", "log-dir", "target"})
     if (vm.count(key)) request[RequestKey(key)] = vm[key].as<std::string>();
   if (vm.count("module-k")) request["module_k"] = vm["module-k"].as<long long>();
   if (vm.count("device")) request["device"] = vm["device"].as<int>();

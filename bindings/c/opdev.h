@@ -135,6 +135,35 @@ OPDEV_EXPORT int opdev_selfcheck(opdev_context *ctx, const char *request_json, c
  * -> `opdev stage --json`. */
 OPDEV_EXPORT int opdev_stage(opdev_context *ctx, const char *request_json, char **result);
 
+/* A tensor in the caller's memory for opdev_launch: C-order contiguous elements. */
+typedef struct opdev_tensor {
+  void *data;           /* read before the launch; overwritten with the result when a
+                           simulated core wrote the tensor; may be NULL for 0 elements */
+  const char *dtype;    /* "float16", "bfloat16", "float32", "int8", "int32", "bool", ... */
+  const int64_t *shape; /* ndim dimensions */
+  size_t ndim;
+  const char *name;     /* for messages (the kernel parameter); NULL: "tensor<i>" */
+} opdev_tensor;
+
+/* launch: runs one `kernel[stream, block_dim](*args)` launch of a PyPTO-Pro kernel on the
+ * CPU simulator; the CPU device's Python package (bindings/python/device) calls it for every
+ * kernel launch. Request:
+ *   {"file": "k.py", "kernel": "NAME", "block_dim"?: 1, "args"?: [V, ...],
+ *    "kwargs"?: {"name": V}, "globals"?: {"NAME": V}, "target"?: "a5"|"a3",
+ *    "vector_cores"?: 48, "cube_cores"?: 24, "check_api"?: true}
+ * A value V is null, a bool, a number, a string, {"tensor": i} (tensors[i]),
+ * {"tuple": [V...]}, {"list": [V...]}, {"object": "Type", "fields": {"f": V}} (a dataclass
+ * instance), {"const": "pl.DT_FP16"} (a PyPTO-Pro constant) or {"float": "inf"|"-inf"|"nan"}.
+ * "globals" are the module values the host resolved; they replace the simulator's own
+ * evaluation of those names. The file is parsed and lowered once per content hash.
+ * Document: {"file", "kernel", "block_dim", "rejected" (compile-time API misuse: nothing
+ * ran), "completed", "clean", "cache_hit", "written": [tensor indices written back],
+ * "hazards": [...], "stats": {...}}. Status OPDEV_OK: ran clean; OPDEV_FINDINGS: rejected,
+ * an error hazard, or the run stopped; OPDEV_ERROR: unusable request or tensors. The call
+ * always returns (the simulator's work is bounded). */
+OPDEV_EXPORT int opdev_launch(opdev_context *ctx, const char *request_json,
+                              const opdev_tensor *tensors, size_t ntensors, char **result);
+
 #ifdef __cplusplus
 }
 #endif

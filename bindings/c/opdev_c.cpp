@@ -6,6 +6,7 @@
 
 #include "opdev/precision/tensor.h"
 #include "opdev/steps/compare_step.h"
+#include "opdev/steps/launch_step.h"
 #include "opdev/steps/step.h"
 #include "opdev/support/dtype.h"
 #include "opdev/support/json_print.h"
@@ -214,6 +215,39 @@ int opdev_compare_buffers(opdev_context* ctx, const void* actual, const char* ac
     std::vector<std::optional<opdev::precision::Tensor>> a{view(actual, *a_dtype)};
     std::vector<std::optional<opdev::precision::Tensor>> g{view(golden, *g_dtype)};
     return Finish(ctx, opdev::steps::CompareTensors(a, g, options), result);
+  } catch (const std::exception& e) {
+    return Fail(ctx, std::string("internal error: ") + e.what(), result);
+  } catch (...) {
+    return Fail(ctx, "internal error", result);
+  }
+}
+
+int opdev_launch(opdev_context* ctx, const char* request_json, const opdev_tensor* tensors,
+                 size_t ntensors, char** result) {
+  if (result) *result = nullptr;
+  if (!ctx) return OPDEV_ERROR;
+  std::lock_guard<std::mutex> lock(ctx->mu);
+  try {
+    boost::json::object request;
+    std::string error;
+    if (!ParseRequest(request_json, &request, &error)) return Fail(ctx, error, result);
+    if (ntensors > 0 && !tensors) return Fail(ctx, "tensors is NULL but ntensors > 0", result);
+    std::vector<opdev::sim::ExternalTensor> ext;
+    for (size_t i = 0; i < ntensors; ++i) {
+      const opdev_tensor& t = tensors[i];
+      std::string name = t.name ? t.name : "tensor" + std::to_string(i);
+      auto dtype = opdev::ParseDType(t.dtype ? t.dtype : "");
+      if (!dtype)
+        return Fail(ctx, "tensor " + std::to_string(i) + " ('" + name + "'): unknown dtype '" +
+                             (t.dtype ? t.dtype : "") + "'", result);
+      if (t.ndim > 0 && !t.shape) return Fail(ctx, "tensor " + std::to_string(i) + ": shape is NULL but ndim > 0", result);
+      opdev::precision::Shape dims(t.shape, t.shape + t.ndim);
+      int64_t numel = opdev::precision::ShapeNumel(dims);
+      if (numel < 0) return Fail(ctx, "tensor " + std::to_string(i) + ": invalid shape (negative dimension or overflow)", result);
+      if (numel > 0 && !t.data) return Fail(ctx, "tensor " + std::to_string(i) + ": data is NULL", result);
+      ext.push_back({name, *dtype, dims, t.data});
+    }
+    return Finish(ctx, opdev::steps::RunLaunch(ctx->step, request, ext), result);
   } catch (const std::exception& e) {
     return Fail(ctx, std::string("internal error: ") + e.what(), result);
   } catch (...) {

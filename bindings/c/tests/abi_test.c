@@ -327,6 +327,81 @@ static void test_threads(const char *source_dir, const char *kb_root) {
   opdev_string_free(g_budget_doc);
 }
 
+/* opdev_launch: a tile kernel written to a temporary file, launched on 2 simulated cores
+ * with C buffers; the result lands in the output buffer; an out-of-range store is a
+ * finding with its line; bad tensors are call errors. */
+static const char *kLaunchKernel =
+    "import pypto_pro.language as pl\n"
+    "T = 16\n"
+    "@pl.jit\n"
+    "def add_kernel(x: pl.Tensor[[pl.DYNAMIC, T], pl.DT_FP32], y: pl.Tensor[[pl.DYNAMIC, T], pl.DT_FP32],\n"
+    "               z: pl.Tensor[[pl.DYNAMIC, T], pl.DT_FP32], row_shift: pl.DT_INT64):\n"
+    "    tt = pl.TileType(shape=[T, T], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec)\n"
+    "    a = pl.make_tile(tt, addr=0, size=T * T * 4)\n"
+    "    b = pl.make_tile(tt, addr=T * T * 4, size=T * T * 4)\n"
+    "    with pl.section_vector():\n"
+    "        i = pl.get_block_idx()\n"
+    "        pl.load_tile(a, x, [i, 0])\n"
+    "        pl.load_tile(b, y, [i, 0])\n"
+    "        pl.add(a, a, b)\n"
+    "        pl.store(z, a, [i * T + row_shift, 0])\n";
+
+static void test_launch(void) {
+  char path[] = "/tmp/opdev_abi_launch_XXXXXX.py";
+  int fd = mkstemps(path, 3);
+  EXPECT(fd >= 0);
+  if (fd < 0) return;
+  FILE *f = fdopen(fd, "w");
+  fputs(kLaunchKernel, f);
+  fclose(f);
+  enum { R = 32, C = 16 };
+  static float x[R * C], y[R * C], z[R * C];
+  for (int i = 0; i < R * C; ++i) {
+    x[i] = (float)i;
+    y[i] = 0.5f;
+    z[i] = -1.0f;
+  }
+  int64_t shape[2] = {R, C};
+  opdev_tensor t[3] = {{x, "float32", shape, 2, "x"}, {y, "float32", shape, 2, "y"},
+                       {z, "float32", shape, 2, "z"}};
+  char req[1024];
+  snprintf(req, sizeof req,
+           "{\"file\": \"%s\", \"kernel\": \"add_kernel\", \"block_dim\": 2, "
+           "\"args\": [{\"tensor\": 0}, {\"tensor\": 1}, {\"tensor\": 2}, 0]}", path);
+  opdev_context *ctx = opdev_context_new(NULL);
+  char *out = NULL;
+  EXPECT(opdev_launch(ctx, req, t, 3, &out) == OPDEV_OK);
+  EXPECT(out && strstr(out, "\"clean\": true") != NULL);
+  EXPECT(out && strstr(out, "\"written\": [\n    2\n  ]") != NULL);
+  int exact = 1;
+  for (int i = 0; i < R * C; ++i) exact &= z[i] == (float)i + 0.5f;
+  EXPECT(exact);
+  opdev_string_free(out);
+  /* Shifted by one row: core 1 stores one row past z (line 14 of the file). */
+  snprintf(req, sizeof req,
+           "{\"file\": \"%s\", \"kernel\": \"add_kernel\", \"block_dim\": 2, "
+           "\"args\": [{\"tensor\": 0}, {\"tensor\": 1}, {\"tensor\": 2}, 1]}", path);
+  EXPECT(opdev_launch(ctx, req, t, 3, &out) == OPDEV_FINDINGS);
+  EXPECT(out && strstr(out, "\"code\": \"SIM-GM-OOB\"") != NULL);
+  EXPECT(out && strstr(out, "\"line\": 14") != NULL);
+  EXPECT(out && strstr(out, "\"cache_hit\": true") != NULL);
+  opdev_string_free(out);
+  /* Call errors: an unknown dtype, a NULL buffer, an unknown kernel. */
+  opdev_tensor bad = {x, "complex64", shape, 2, "x"};
+  EXPECT(opdev_launch(ctx, req, &bad, 1, &out) == OPDEV_ERROR);
+  EXPECT(strstr(opdev_last_error(ctx), "complex64") != NULL);
+  opdev_string_free(out);
+  opdev_tensor null_data = {NULL, "float32", shape, 2, "x"};
+  EXPECT(opdev_launch(ctx, req, &null_data, 1, &out) == OPDEV_ERROR);
+  opdev_string_free(out);
+  snprintf(req, sizeof req, "{\"file\": \"%s\", \"kernel\": \"nope\"}", path);
+  EXPECT(opdev_launch(ctx, req, t, 3, &out) == OPDEV_ERROR);
+  EXPECT(strstr(opdev_last_error(ctx), "add_kernel") != NULL);
+  opdev_string_free(out);
+  opdev_context_free(ctx);
+  remove(path);
+}
+
 int main(int argc, char **argv) {
   if (argc < 4 || argc > 5 || (argc == 5 && strcmp(argv[4], "--quick") != 0)) {
     fprintf(stderr, "usage: abi_test OPDEV_BIN SOURCE_DIR KB_ROOT [--quick]\n");
@@ -336,6 +411,7 @@ int main(int argc, char **argv) {
   test_context_options();
   test_request_errors();
   test_compare_buffers();
+  test_launch();
   test_check_matches_command(argv[1], argv[2], argv[3]);
   if (argc == 4) test_round_matches_command(argv[1], argv[2], argv[3]);
   test_threads(argv[2], argv[3]);

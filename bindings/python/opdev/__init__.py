@@ -24,7 +24,7 @@ import json
 import os
 import threading
 
-__all__ = ["Context", "OpdevError", "Result", "version", "abi_version", "load_library"]
+__all__ = ["Context", "OpdevError", "Result", "LaunchTensor", "version", "abi_version", "load_library"]
 
 # The binding's version: equal to the library's (version() asks the loaded library), checked
 # together with `opdev --version` by the relocated-install test.
@@ -145,6 +145,17 @@ def _declare(lib):
     lib.opdev_compare_buffers.argtypes = [
         c.c_void_p, c.c_void_p, c.c_char_p, c.c_void_p, c.c_char_p,
         c.POINTER(c.c_int64), c.c_size_t, c.c_char_p, c.POINTER(c.c_void_p)]
+    lib.opdev_launch.restype = c.c_int
+    lib.opdev_launch.argtypes = [c.c_void_p, c.c_char_p, c.POINTER(LaunchTensor), c.c_size_t,
+                                 c.POINTER(c.c_void_p)]
+
+
+class LaunchTensor(ctypes.Structure):
+    """opdev_tensor: a tensor in the caller's memory for Context.launch."""
+
+    _fields_ = [("data", ctypes.c_void_p), ("dtype", ctypes.c_char_p),
+                ("shape", ctypes.POINTER(ctypes.c_int64)), ("ndim", ctypes.c_size_t),
+                ("name", ctypes.c_char_p)]
 
 
 def version():
@@ -288,6 +299,28 @@ class Context:
         req = dict(kw, pairs=pairs, dtype=dtype, tile=list(tile) if tile else None,
                    actual_dtype=actual_dtype, golden_dtype=golden_dtype)
         return self._call("compare", req)
+
+    def launch(self, request, tensors=()):
+        """One kernel launch on the CPU simulator (opdev_launch). `request` is the launch
+        request (a dict, see opdev.h); `tensors` are (address, dtype name, shape, name)
+        tuples of C-contiguous memory the launch reads and writes in place. Returns the
+        result document; status 1 (findings) is a result, status 2 raises OpdevError."""
+        if self._handle is None:
+            raise OpdevError("context is closed")
+        arr = (LaunchTensor * max(1, len(tensors)))()
+        keep = []
+        for i, (address, dtype, shape, name) in enumerate(tensors):
+            dims = (ctypes.c_int64 * max(1, len(shape)))(*shape)
+            keep.append(dims)
+            arr[i].data = address or None
+            arr[i].dtype = dtype.encode()
+            arr[i].shape = dims
+            arr[i].ndim = len(shape)
+            arr[i].name = (name or "tensor%d" % i).encode()
+        out = ctypes.c_void_p()
+        status = self._lib.opdev_launch(self._handle, json.dumps(request).encode(), arr,
+                                        len(tensors), ctypes.byref(out))
+        return self._finish(status, out, False)
 
     def _compare_arrays(self, actual, golden, dtype, tile, actual_dtype, golden_dtype, kw):
         if not (_is_array(actual) and _is_array(golden)):

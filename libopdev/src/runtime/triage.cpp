@@ -1,11 +1,17 @@
 // Failure triage tables and the decision procedure over a launch result.
 #include "opdev/runtime/triage.h"
 
+#include "opdev/sim/hazards.h"
+
 #include "opdev/support/diagnostic.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "absl/strings/ascii.h"
 
 #include <algorithm>
 #include <csignal>
@@ -419,6 +425,49 @@ Triage TriageLaunch(const LaunchResult& launch, const TriageContext& ctx) {
         t.precision->failing.front(), "), then review '", t.precision->layer, "': ",
         t.precision->check_first,
         t.precision->not_run.empty() ? "" : "; the cases after the failure did not run");
+    return t;
+  }
+
+  // 3b. The CPU device's findings (opdev.device.errors): the exception lists
+  // "file:line: error[CODE]: message" lines, from the simulator (SIM-*) or the compile-time
+  // API check (API-*).
+  for (const Traceback& tb : launch.parsed.tracebacks) {
+    const std::string& ty = tb.exception_type;
+    const bool hazard = absl::EndsWith(ty, "KernelHazardError") || absl::EndsWith(ty, "UnsupportedKernelError");
+    const bool compile = absl::EndsWith(ty, "KernelCompileError");
+    if (!hazard && !compile) continue;
+    std::string code, where, message;
+    for (absl::string_view line : absl::StrSplit(tb.message, '\n')) {
+      size_t e = line.find(": error[");
+      size_t close = e == absl::string_view::npos ? e : line.find("]: ", e);
+      if (close == absl::string_view::npos) continue;
+      where = std::string(absl::StripAsciiWhitespace(line.substr(0, e)));
+      code = std::string(line.substr(e + 8, close - e - 8));
+      message = std::string(line.substr(close + 3));
+      break;
+    }
+    t.outcome = Outcome::kFail;
+    if (compile) {
+      t.category = std::string(category::kImplementationError);
+      t.rule = "device.compile";
+      t.layer = "layout and API";
+      t.suspicion = "the frontend rejects this API use at compile time";
+    } else {
+      const sim::HazardInfo* info = sim::FindHazard(code);
+      HazardRoute route = RouteHazard(code);
+      t.category = info ? std::string(info->category) : route.category;
+      t.rule = code == "SIM-UNSUPPORTED" ? "device.unsupported" : "device.hazard";
+      t.layer = route.layer;
+      t.suspicion = route.explanation;
+    }
+    t.summary = absl::StrCat(code.empty() ? ty : code, ": ", Clip(message.empty() ? tb.message : message, 200),
+                             tb.test_function.empty() ? "" : absl::StrCat(" in ", tb.test_function));
+    if (!where.empty()) t.evidence.push_back(absl::StrCat(where, ": ", code, ": ", Clip(message, 300)));
+    t.evidence.push_back(quote(static_cast<size_t>(tb.first_line - 1)));
+    t.next_action = code == "SIM-UNSUPPORTED"
+                        ? "a construct the simulator does not run: confirm on the NPU; not a kernel defect by itself"
+                        : absl::StrCat("fix ", where.empty() ? "the kernel" : where, "; review the '", t.layer,
+                                       "' layer, then rerun all cases");
     return t;
   }
 

@@ -38,6 +38,7 @@ std::string KindName(VK k) {
     case VK::kPlatform: return "PlatformInfo";
     case VK::kUnavailable: return "unavailable value";
     case VK::kDict: return "dict";
+    case VK::kObject: return "object";
   }
   return "value";
 }
@@ -872,6 +873,12 @@ Value Interp::Attr(const Value& obj, const std::string& name, int line) {
         return b;
       }
       return Value::Module(q);
+    }
+    case VK::kObject: {
+      const HostObject& h = obj.As<HostObject>();
+      for (const auto& [k, v] : h.fields)
+        if (k == name) return v;
+      Fail(hazard::kRuntimeError, line, "'" + h.type_name + "' object has no attribute '" + name + "'");
     }
     case VK::kDType:
       if (name == "itemsize") return Value::Int(static_cast<int64_t>(DTypeSize(obj.dtype())));

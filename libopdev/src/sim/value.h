@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace opdev::sim {
@@ -24,7 +25,7 @@ struct Value;
 enum class VK : uint8_t {
   kNone, kBool, kInt, kFloat, kStr, kTuple, kList, kDType, kEnum, kTileType, kTile, kTileOffset,
   kGroup, kTensor, kVReg, kMask, kFunc, kBuiltin, kModule, kMethod, kLaunch, kPlatform,
-  kUnavailable, kDict,
+  kUnavailable, kDict, kObject,
 };
 
 struct Kwarg {
@@ -86,6 +87,12 @@ inline Value Value::ListV(std::vector<Value> items) {
 struct PlatformInfo {
   int64_t core_num = 0, vector_core_num = 0, cube_core_num = 0;
   std::string soc_version;
+};
+
+// An object with read-only attributes handed in by the host (a dataclass instance).
+struct HostObject {
+  std::string type_name;
+  std::vector<std::pair<std::string, Value>> fields;
 };
 
 // A method bound to its receiver (group.next, tensor.dim, ...).

@@ -8,11 +8,13 @@
 #include "opdev/contract/module_interfaces.h"
 #include "opdev/plan/naming.h"
 #include "opdev/support/file_io.h"
+#include "opdev/runtime/device_env.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 
@@ -200,13 +202,26 @@ absl::StatusOr<RunOpResult> RunOp(const RunOpOptions& opts) {
     if (it != cases.end()) cases = {*it};
   }
 
-  if (opts.backend == "npu") {
+  const bool device_run = opts.backend == "npu" || !opts.design_cases;
+  if (device_run) {
     runtime::LaunchOptions lo;
     lo.op_dir = opts.op_dir;
     lo.op = r.op;
     lo.test_file = r.file;
     lo.interpreter = opts.interpreter;
     lo.device = opts.device;
+    if (opts.backend == "sim") {
+      // The same command on opdev's CPU device: no chip to discover, the device's packages
+      // on PYTHONPATH, the interpreter that has torch.
+      runtime::DeviceEnvOptions eo;
+      eo.target = opts.target;
+      auto env = runtime::CpuDeviceEnvironment(eo, std::getenv("PYTHONPATH"));
+      if (!env.ok()) return env.status();
+      for (const auto& [k, v] : env->vars) lo.env[k] = v;
+      lo.interpreter = opts.python;
+      lo.discover_device = false;
+      lo.device.reset();
+    }
     lo.npu_smi = opts.npu_smi;
     lo.timeout_seconds = opts.timeout_seconds;
     lo.idle_timeout_seconds = opts.idle_timeout_seconds;

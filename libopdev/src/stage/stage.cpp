@@ -262,7 +262,7 @@ absl::StatusOr<StageReport> RunStage(const StageOptions& opts) {
   }
 
   // 6. run, 7. compare
-  progress(absl::StrCat("run: ", opts.backend == "npu" ? "NPU launch" : "CPU simulator"));
+  progress(absl::StrCat("run: ", opts.backend == "npu" ? "NPU launch" : "the test file on the CPU device"));
   std::optional<RunOpResult> run;
   {
     StepRecord s;
@@ -321,8 +321,8 @@ absl::StatusOr<StageReport> RunStage(const StageOptions& opts) {
       }
       s.status = fail > 0 ? StepStatus::kFindings : StepStatus::kOk;
       s.summary = absl::StrCat(
-          opts.backend == "npu" ? "scheme A ran inside the test file (precision_compare); metrics parsed: "
-                                : "opdev's scheme-A engine against the CPU FP32 golden: ",
+          run->launch ? "scheme A ran inside the test file (precision_compare); metrics parsed: "
+                      : "opdev's scheme-A engine against the CPU FP32 golden: ",
           pass, " pass, ", fail, " below threshold, ", other, " not compared");
     }
     add(std::move(s));

@@ -1,8 +1,10 @@
 // The "run" step: runs an op dir's kernel file on the CPU simulator or the NPU and triages
 // the per-case results. Progress lines go to the context's log callback.
 // Request: {"op_dir", "backend"?: "sim"|"npu", "case"?, "module_k"?, "file"?, "python"?,
-//           "device"?, "npu_smi"?, "timeout"?, "idle_timeout"?, "log_dir"?}
-// "python" (else the context's) is the NPU run's interpreter or, on sim, the golden's.
+//           "device"?, "npu_smi"?, "timeout"?, "idle_timeout"?, "log_dir"?, "target"?,
+//           "design_cases"?}
+// "python" (else the context's) is the NPU run's interpreter or, on sim, the interpreter of
+// the test file on the CPU device (design_cases: the golden's).
 #include "opdev/stage/run_op.h"
 #include "opdev/steps/step.h"
 #include "steps/step_util.h"
@@ -20,6 +22,11 @@ StepResult RunRunStep(const StepContext& ctx, const boost::json::object& request
   auto module_k = rr.Int("module_k");
   o.file = rr.String("file");
   o.log_dir = rr.String("log_dir");
+  o.design_cases = rr.Bool("design_cases");
+  std::string target_error;
+  auto target = TargetOf(ctx, rr, &target_error, "--target: unknown target ");
+  if (!target && rr.Ok()) return StepResult::Error(target_error);
+  if (target) o.target = *target;
   std::string bad = ReadLaunchFields(rr, o);
   if (!rr.Ok()) return StepResult::Error(rr.error);
   if (!bad.empty()) return StepResult::Error(bad);

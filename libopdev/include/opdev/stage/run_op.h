@@ -9,6 +9,7 @@
 #include "opdev/runtime/sim_runner.h"
 #include "opdev/runtime/triage.h"
 #include "opdev/selfcheck/selfcheck.h"
+#include "opdev/support/target.h"
 
 #include "absl/status/statusor.h"
 
@@ -33,7 +34,13 @@ struct RunOpOptions {
   std::string npu_smi = "npu-smi";
   double timeout_seconds = runtime::kDefaultTimeoutSeconds;
   double idle_timeout_seconds = runtime::kDefaultIdleTimeoutSeconds;
-  // sim (golden) and logs
+  // sim: by default the pipeline's command (`python custom/<op>/test_<op>.py`) runs under
+  // opdev's CPU device (runtime/device_env.h) with `python` as the interpreter, the same
+  // process handling, timeouts and output parsing as npu. design_cases: the diagnostic mode
+  // instead, every DESIGN §8 case through the wrapper with inputs derived from
+  // module_interfaces.yaml, against the CPU FP32 golden run by `python`.
+  bool design_cases = false;
+  Target target = Target::kA5;
   std::string python = "/usr/bin/python3";
   std::string log_dir;                   // empty: <op_dir>/reports/opdev/run
   std::function<void(const std::string&)> progress;

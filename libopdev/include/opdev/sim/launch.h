@@ -1,0 +1,99 @@
+// A kernel launch from a host program: the CPU device's entry into the simulator.
+//
+// A Python program running on the CPU device (bindings/python/device: pypto_pro, torch_npu)
+// launches `kernel[stream, block_dim](*args)`; the launch hands the kernel's file and name,
+// the values CPython resolved for the module globals the kernel reads, and its arguments
+// (tensors in the caller's memory, scalars, dataclass objects) to LaunchKernel, which runs
+// the kernel on block_dim simulated cores and writes the results back into the caller's
+// tensors.
+//
+//   opdev::sim::LaunchRequest req;
+//   req.file = "custom/softmax/test_softmax.py";
+//   req.kernel = "softmax_tile_group_kernel";
+//   req.block_dim = 2;
+//   req.tensors = {{"x", DType::kFloat16, {4, 128}, x_ptr}, {"y", DType::kFloat16, {4, 128}, y_ptr}};
+//   req.args = {HostValue::Tensor(0), HostValue::Tensor(1)};
+//   absl::StatusOr<LaunchResult> r = opdev::sim::LaunchKernel(req);
+//   // !r.ok(): the launch could not be made (I/O, syntax error, unknown kernel, bad value);
+//   // r->rejected: compile-time API misuse (r->hazards holds the API-* findings), nothing ran;
+//   // r->hazards: SIM-* findings with file:line; r->completed: every core ran to its end.
+//
+// Files are parsed and lowered once per (path, content hash) and kept in a process-wide
+// cache; each launch gets fresh on-chip memory and fresh module values.
+#pragma once
+
+#include "opdev/sim/simulator.h"
+#include "opdev/support/diagnostic.h"
+#include "opdev/support/dtype.h"
+#include "opdev/support/target.h"
+
+#include "absl/status/statusor.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace opdev::sim {
+
+// A host value handed to a launch: a Python scalar, string, None, a tensor (by index into
+// LaunchRequest::tensors), a tuple or list, an object with attributes (a dataclass
+// instance) or a named PyPTO-Pro constant ("pl.DT_FP16", "pl.MaskPattern.ALL").
+struct HostValue {
+  enum class Kind { kNone, kBool, kInt, kFloat, kStr, kTensor, kTuple, kList, kObject, kConstant };
+  Kind kind = Kind::kNone;
+  int64_t i = 0;       // kBool (0/1), kInt, kTensor (index)
+  double f = 0;        // kFloat
+  std::string s;       // kStr text, kConstant qualified name, kObject type name
+  std::vector<HostValue> items;                           // kTuple, kList
+  std::vector<std::pair<std::string, HostValue>> fields;  // kObject attributes, in order
+
+  static HostValue Int(int64_t v) { HostValue h; h.kind = Kind::kInt; h.i = v; return h; }
+  static HostValue Float(double v) { HostValue h; h.kind = Kind::kFloat; h.f = v; return h; }
+  static HostValue Bool(bool v) { HostValue h; h.kind = Kind::kBool; h.i = v ? 1 : 0; return h; }
+  static HostValue Str(std::string v) { HostValue h; h.kind = Kind::kStr; h.s = std::move(v); return h; }
+  static HostValue Tensor(int64_t index) { HostValue h; h.kind = Kind::kTensor; h.i = index; return h; }
+  static HostValue Constant(std::string q) { HostValue h; h.kind = Kind::kConstant; h.s = std::move(q); return h; }
+};
+
+// A tensor in the caller's memory: C-order contiguous elements of `dtype`. It is read before
+// the launch and, when some core wrote it, overwritten with the kernel's result afterwards.
+struct ExternalTensor {
+  std::string name;  // for messages (the kernel parameter it is bound to)
+  DType dtype = DType::kFloat32;
+  std::vector<int64_t> shape;
+  void* data = nullptr;
+};
+
+struct LaunchRequest {
+  std::string file;    // the kernel's source file
+  std::string kernel;  // the @pl.jit function's name (a module-level function)
+  int64_t block_dim = 1;
+  std::vector<HostValue> args;  // positional, in parameter order
+  std::vector<std::pair<std::string, HostValue>> kwargs;
+  // Module globals as the host resolved them; they replace what the simulator evaluates
+  // itself (a name the host could not express is simply left out).
+  std::vector<std::pair<std::string, HostValue>> globals;
+  std::vector<ExternalTensor> tensors;
+  Target target = Target::kA5;
+  int64_t vector_core_num = 48;
+  int64_t cube_core_num = 24;
+  bool check_api = true;  // run the API catalog checks on the kernel's functions first
+};
+
+struct LaunchResult {
+  bool rejected = false;         // compile-time API misuse: nothing ran
+  bool completed = false;        // every core ran to its end
+  Diagnostics hazards;           // API-* (when rejected) or SIM-* findings, sorted
+  std::vector<int64_t> written;  // indices of the tensors some core wrote (copied back)
+  SimStats stats;
+  bool cache_hit = false;        // the file's lowered program came from the cache
+};
+
+// Runs one launch. Never throws. The tensors' memory must stay valid during the call.
+absl::StatusOr<LaunchResult> LaunchKernel(const LaunchRequest& request);
+
+// Drops every cached program (tests; a long-lived process that wants its memory back).
+void ClearLaunchCache();
+
+}  // namespace opdev::sim

@@ -1,0 +1,280 @@
+// A kernel launch from a host program (launch.h): the file's lowered program comes from a
+// process-wide cache keyed by path and content hash; the host's module values replace the
+// simulator's own evaluation; tensors are copied in from and back to the caller's memory;
+// only findings inside the functions the kernel reaches are reported.
+#include "opdev/sim/launch.h"
+
+#include "interpreter.h"
+#include "program.h"
+
+#include "opdev/api/catalog.h"
+#include "opdev/api/checker.h"
+#include "opdev/pyfront/parser.h"
+#include "opdev/support/file_io.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+
+#include <cstring>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+
+namespace opdev::sim {
+
+namespace {
+
+// One file's lowered program with what lowering and the API check found.
+struct CachedProgram {
+  size_t hash = 0;
+  size_t size = 0;
+  std::unique_ptr<Program> prog;
+  Diagnostics lowering;  // static hazards (VF checks) of every function
+  Diagnostics api;       // API catalog findings of every function
+  std::map<std::string, Value> initial_globals;  // globals as lowering left them
+  std::mutex run_mu;     // a program is mutated while it runs (module values)
+};
+
+std::mutex g_cache_mu;
+std::map<std::string, std::shared_ptr<CachedProgram>>& Cache() {
+  static auto* cache = new std::map<std::string, std::shared_ptr<CachedProgram>>();
+  return *cache;
+}
+
+absl::StatusOr<std::shared_ptr<CachedProgram>> GetProgram(const std::string& path, bool* hit) {
+  auto text = ReadTextFile(path);
+  if (!text.ok()) return text.status();
+  size_t hash = std::hash<std::string>{}(*text);
+  {
+    std::lock_guard<std::mutex> lock(g_cache_mu);
+    auto it = Cache().find(path);
+    if (it != Cache().end() && it->second->hash == hash && it->second->size == text->size()) {
+      *hit = true;
+      return it->second;
+    }
+  }
+  *hit = false;
+  Diagnostics parse_diags;
+  auto mod = py::ParseModule(*text, path, &parse_diags);
+  if (!mod.ok()) return mod.status();
+  auto entry = std::make_shared<CachedProgram>();
+  entry->hash = hash;
+  entry->size = text->size();
+  api::CheckOptions copts;
+  entry->api = api::CheckModule(*mod, api::Catalog::Builtin(), copts);
+  HazardSink sink(path);
+  entry->prog = LowerProgram(std::move(*mod), path, sink);
+  entry->lowering = sink.Finish();
+  entry->initial_globals = entry->prog->globals;
+  std::lock_guard<std::mutex> lock(g_cache_mu);
+  Cache()[path] = entry;
+  return entry;
+}
+
+// Line ranges of the kernel and every module function it calls, transitively.
+std::vector<std::pair<int, int>> ReachableRanges(const Program& prog, const FuncIR& kernel) {
+  std::vector<std::pair<int, int>> ranges;
+  std::set<std::string> seen{kernel.name};
+  std::vector<const FuncIR*> work{&kernel};
+  while (!work.empty()) {
+    const FuncIR* f = work.back();
+    work.pop_back();
+    int first = f->def->span.line;
+    for (const auto& d : f->def->decorator_list) first = std::min(first, d->span.line);
+    ranges.emplace_back(first, std::max(f->def->span.end_line, f->def->span.line));
+    py::ForEachCall(*f->def, [&](const py::Expr& call) {
+      if (call.func->kind != py::ExprKind::kName) return;
+      auto it = prog.funcs.find(call.func->id);
+      if (it == prog.funcs.end() || !seen.insert(it->first).second) return;
+      work.push_back(it->second.get());
+    });
+  }
+  return ranges;
+}
+
+bool InRanges(int line, const std::vector<std::pair<int, int>>& ranges) {
+  for (const auto& [a, b] : ranges)
+    if (line >= a && line <= b) return true;
+  return false;
+}
+
+class Converter {
+ public:
+  explicit Converter(std::vector<std::shared_ptr<GmTensor>>& gm) : gm_(gm) {}
+
+  absl::StatusOr<Value> Convert(const HostValue& h, const std::string& where) {
+    switch (h.kind) {
+      case HostValue::Kind::kNone: return Value::None();
+      case HostValue::Kind::kBool: return Value::Bool(h.i != 0);
+      case HostValue::Kind::kInt: return Value::Int(h.i);
+      case HostValue::Kind::kFloat: return Value::Float(h.f);
+      case HostValue::Kind::kStr: return Value::Str(h.s);
+      case HostValue::Kind::kTensor: {
+        if (h.i < 0 || h.i >= static_cast<int64_t>(gm_.size()))
+          return absl::InvalidArgumentError(absl::StrFormat("%s: tensor index %d out of range (%d tensors)", where,
+                                                            h.i, gm_.size()));
+        return Value::Obj(VK::kTensor, gm_[h.i]);
+      }
+      case HostValue::Kind::kTuple: case HostValue::Kind::kList: {
+        std::vector<Value> items;
+        for (size_t i = 0; i < h.items.size(); ++i) {
+          auto v = Convert(h.items[i], absl::StrCat(where, "[", i, "]"));
+          if (!v.ok()) return v.status();
+          items.push_back(std::move(*v));
+        }
+        return h.kind == HostValue::Kind::kTuple ? Value::TupleV(std::move(items)) : Value::ListV(std::move(items));
+      }
+      case HostValue::Kind::kObject: {
+        auto obj = std::make_shared<HostObject>();
+        obj->type_name = h.s.empty() ? "object" : h.s;
+        for (const auto& [k, fv] : h.fields) {
+          auto v = Convert(fv, absl::StrCat(where, ".", k));
+          if (!v.ok()) return v.status();
+          obj->fields.emplace_back(k, std::move(*v));
+        }
+        return Value::Obj(VK::kObject, obj);
+      }
+      case HostValue::Kind::kConstant: {
+        Value c;
+        if (FindConstant(h.s, &c)) return c;
+        return absl::InvalidArgumentError(absl::StrCat(where, ": unknown PyPTO-Pro constant '", h.s, "'"));
+      }
+    }
+    return absl::InternalError("unknown host value kind");
+  }
+
+ private:
+  std::vector<std::shared_ptr<GmTensor>>& gm_;
+};
+
+}  // namespace
+
+void ClearLaunchCache() {
+  std::lock_guard<std::mutex> lock(g_cache_mu);
+  Cache().clear();
+}
+
+absl::StatusOr<LaunchResult> LaunchKernel(const LaunchRequest& req) {
+  try {
+    if (req.block_dim <= 0)
+      return absl::InvalidArgumentError(absl::StrCat("block_dim must be a positive integer, got ", req.block_dim));
+    for (size_t i = 0; i < req.tensors.size(); ++i) {
+      const auto& t = req.tensors[i];
+      int64_t n = 1;
+      for (int64_t d : t.shape) {
+        if (d < 0) return absl::InvalidArgumentError(absl::StrCat("tensor ", i, " ('", t.name, "') has a negative dimension"));
+        n *= d;
+      }
+      if (n > 0 && !t.data) return absl::InvalidArgumentError(absl::StrCat("tensor ", i, " ('", t.name, "') has no data"));
+    }
+    LaunchResult result;
+    auto cached = GetProgram(req.file, &result.cache_hit);
+    if (!cached.ok()) return cached.status();
+    CachedProgram& cp = **cached;
+    std::lock_guard<std::mutex> run_lock(cp.run_mu);
+    Program& prog = *cp.prog;
+    auto fit = prog.funcs.find(req.kernel);
+    if (fit == prog.funcs.end()) {
+      std::vector<std::string> names;
+      for (const auto& [n, f] : prog.funcs)
+        if (f->kind == FuncKind::kJit) names.push_back(n);
+      return absl::NotFoundError(absl::StrCat(req.file, ": no module-level @pl.jit function '", req.kernel,
+                                              "' (kernels: ", names.empty() ? "none" : absl::StrJoin(names, ", "),
+                                              "); a kernel defined inside a function cannot be simulated"));
+    }
+    const FuncIR& kernel = *fit->second;
+    if (kernel.kind != FuncKind::kJit)
+      return absl::InvalidArgumentError(absl::StrCat(req.file, ":", kernel.line, ": '", req.kernel,
+                                                     "' is not a @pl.jit kernel"));
+    auto ranges = ReachableRanges(prog, kernel);
+
+    // Compile-time checks: the frontend rejects API misuse before anything runs.
+    if (req.check_api) {
+      Diagnostics api;
+      for (const auto& d : cp.api.items())
+        if (InRanges(d.line, ranges)) api.Add(d);
+      if (api.HasErrors()) {
+        result.rejected = true;
+        result.hazards = std::move(api);
+        return result;
+      }
+      for (const auto& d : api.items()) result.hazards.Add(d);
+    }
+
+    // Fresh module values, then the host's.
+    for (const auto& [k, v] : cp.initial_globals) prog.globals[k] = v;
+    std::vector<std::shared_ptr<GmTensor>> gm;
+    for (const auto& t : req.tensors) {
+      auto g = GmTensor::Make(t.name, t.dtype, t.shape);
+      if (!g->data.empty()) std::memcpy(g->data.data(), t.data, g->data.size());
+      gm.push_back(g);
+    }
+    Converter conv(gm);
+    std::vector<std::pair<std::string, Value>> globals;
+    for (const auto& [name, hv] : req.globals) {
+      auto v = conv.Convert(hv, "global '" + name + "'");
+      if (!v.ok()) return v.status();
+      globals.emplace_back(name, std::move(*v));
+    }
+    std::vector<Value> args;
+    for (size_t i = 0; i < req.args.size(); ++i) {
+      std::string pname = i < kernel.params.size() ? kernel.params[i].name : absl::StrCat(i);
+      auto v = conv.Convert(req.args[i], absl::StrCat("argument '", pname, "'"));
+      if (!v.ok()) return v.status();
+      args.push_back(std::move(*v));
+    }
+    Kwargs kw;
+    for (const auto& [k, hv] : req.kwargs) {
+      auto v = conv.Convert(hv, "argument '" + k + "'");
+      if (!v.ok()) return v.status();
+      kw.emplace_back(k, std::move(*v));
+    }
+
+    HazardSink sink(req.file);
+    for (const auto& d : cp.lowering.items())
+      if (InRanges(d.line, ranges)) sink.ReportWithSeverity(d.code, d.severity, d.line, d.message, d.evidence);
+    Interp in(prog, sink, req.target);
+    in.platform.vector_core_num = req.vector_core_num;
+    in.platform.cube_core_num = req.cube_core_num;
+    in.platform.core_num = req.cube_core_num;
+    in.platform.soc_version = req.target == Target::kA5 ? "Ascend950" : "Ascend910_93";
+    for (const auto& t : gm) in.tensors.push_back(t);
+    try {
+      in.RunModuleBody();
+      for (auto& [name, v] : globals) prog.globals[name] = std::move(v);
+      in.Launch(kernel, req.block_dim, args, kw, kernel.line);
+      result.completed = true;
+    } catch (const SimError& e) {
+      sink.Report(e.code, e.line, e.what());
+    } catch (const std::bad_alloc&) {
+      sink.Report(hazard::kRuntimeError, in.current_line, "out of memory while simulating");
+    }
+    // Copy back every tensor some core wrote (unwritten elements still hold the input).
+    for (size_t i = 0; i < gm.size(); ++i) {
+      bool written = false;
+      for (int32_t w : gm[i]->writer)
+        if (w >= 0) { written = true; break; }
+      if (!written) continue;
+      if (!gm[i]->data.empty()) std::memcpy(req.tensors[i].data, gm[i]->data.data(), gm[i]->data.size());
+      result.written.push_back(static_cast<int64_t>(i));
+    }
+    Diagnostics run = sink.Finish();
+    for (const auto& d : run.items()) result.hazards.Add(d);
+    result.hazards.Sort();
+    result.stats.vf_ops = in.stats.vf_ops;
+    result.stats.lane_ops = in.stats.lane_ops;
+    result.stats.tile_elems = in.stats.tile_elems;
+    result.stats.statements = in.stats.statements;
+    result.stats.cores_run = in.stats.cores_run;
+    result.stats.launches = static_cast<int64_t>(in.launches.size());
+    result.stats.block_dim = in.launches.empty() ? 0 : in.launches.back().block_dim;
+    return result;
+  } catch (const std::exception& e) {
+    return absl::InternalError(absl::StrCat("internal error: ", e.what()));
+  }
+}
+
+}  // namespace opdev::sim
