@@ -50,7 +50,8 @@ def main():
         doc("budget", "budget", kernel)
         doc("lint", "lint", kernel, statuses=(0, 1))
         doc("selfcheck", "selfcheck", op, "--kb-root", kb, statuses=(0, 1))
-        doc("run", "run", op, "--backend", "sim", statuses=(0, 1))
+        doc("run", "run", op, "--backend", "sim", statuses=(0, 1))  # the test file on the CPU device
+        doc("run", "run", op, "--backend", "sim", "--design-cases", statuses=(0, 1))
         sim_dir = os.path.join(op, "reports", "opdev", "run", "sim")
         case = "test_softmax_aligned"
         wrapper = (gen.get("file") or {}).get("wrapper", "softmax_wrapper")

@@ -63,7 +63,10 @@ class RoundTest(unittest.TestCase):
         self.same(ctx.budget(op), "budget", op)
         self.same(ctx.selfcheck(op), "selfcheck", op, "--kb-root", KB_ROOT, status=None)
 
-        r = self.same(ctx.run(op, backend="sim"), "run", op, "--backend", "sim", status=None)
+        # The DESIGN §8 runner: a deterministic document (the test file's run on the CPU
+        # device reports wall times; tests/device and tests/stage cover that path).
+        r = self.same(ctx.run(op, backend="sim", design_cases=True), "run", op, "--backend", "sim",
+                      "--design-cases", status=None)
         self.assertEqual(len(r["cases"]), 8)
 
         kernel = os.path.join(op, "test_softmax.py")
