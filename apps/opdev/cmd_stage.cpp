@@ -12,12 +12,19 @@ constexpr const char* kUsage =
     "budget -> self-check -> run -> compare -> KB usage generate + check -> read-only guard ->\n"
     "verdict. Writes <op_dir>/reports/opdev/stage_report.json and stage_report.md (commands,\n"
     "per-quadruple KB evidence, per-case results, hazards, artifacts, failure category and\n"
-    "next action). The verdict is CLEAN, FAIL, NOT_MEASURED (environment) or INCOMPLETE (a\n"
-    "step could not run); it is opdev's self-check, never a verifier PASS. Progress goes to\n"
+    "next action). A failed run is triaged: the case attributes that separate failing from\n"
+    "passing cases and their §8 symptom row, the first failing case rerun alone, with another\n"
+    "seed and shrunk to a minimal repro (simulator), its wrong elements localised to rows,\n"
+    "registers and lanes, hazards listed once with their cases, and the defect routed by where\n"
+    "its line came from (the generated file's source map: DESIGN -> suspected design_violation;\n"
+    "opdev's own code or a hand-written file -> implementation_error at the kernel line).\n"
+    "The verdict is CLEAN, FAIL, FLAKY (the first failure did not come back alone),\n"
+    "NOT_MEASURED (environment) or INCOMPLETE (a step could not run); it is opdev's\n"
+    "self-check, never a verifier PASS. Progress goes to\n"
     "stderr on a terminal; --json prints only the report.\n"
     "--python is the interpreter of the NPU run (default `python`); the golden and the import\n"
     "probe use --probe-python (default /usr/bin/python3).\n"
-    "Exit status: 0 CLEAN, 1 FAIL / NOT_MEASURED / INCOMPLETE, 2 usage error.";
+    "Exit status: 0 CLEAN, 1 FAIL / FLAKY / NOT_MEASURED / INCOMPLETE, 2 usage error.";
 
 int Run(const std::vector<std::string>& args) {
   po::options_description opts("options");

@@ -7,6 +7,7 @@
 #include "emitters.h"
 #include "gen_context.h"
 #include "opdev/contract/spec_contract.h"
+#include "source_map_builder.h"
 #include "table_checks.h"
 
 #include "opdev/api/checker.h"
@@ -197,6 +198,7 @@ GenerateResult GenerateKernelFile(const std::string& op_dir, const GenerateOptio
   CheckConstantRegion(*code, ctx);
   ReadCoreSplit(ctx);
   if (diags.HasErrors()) return result;
+  const bool skeleton = !code->Kernel();  // the backend builds the regions from a §1 chain
   // The Module's backend builds its section code; the composer puts the §5 signature and
   // launch policy around it.
   std::unique_ptr<Backend> backend = SelectBackend(ctx);
@@ -232,16 +234,40 @@ GenerateResult GenerateKernelFile(const std::string& op_dir, const GenerateOptio
 
   // Print.
   Diagnostics sha_diags;
-  std::string header = py::PrintModule(
-      MakeModule(EmitHeader(ctx, Sha256Hex(design.text), defs->kind_text, defs->provenance),
-                 ctx.product_rel));
-  std::vector<py::StmtPtr> rest = EmitHelpers(ctx);
-  for (auto& v : defs->functions) rest.push_back(std::move(v));
-  rest.push_back(std::move(defs->kernel));
-  for (auto& w : *wrapper) rest.push_back(std::move(w));
-  for (auto& t : tests->defs) rest.push_back(std::move(t));
-  for (auto& m : EmitMain(ctx, tests->names)) rest.push_back(std::move(m));
-  std::string body = py::PrintModule(MakeModule(std::move(rest), ctx.product_rel));
+  // Every printed top-level statement is tagged with the part of the composer that made it,
+  // for the source map.
+  std::vector<PrintedPart> parts;
+  py::Module header_mod = MakeModule(
+      EmitHeader(ctx, Sha256Hex(design.text), defs->kind_text, defs->provenance), ctx.product_rel);
+  std::string header = py::PrintModule(header_mod);
+  for (const auto& st : header_mod.body) parts.push_back({st.get(), false, false, "emitter: module header and imports"});
+  for (size_t i = 0; i < first_def; ++i) parts.push_back({check.body[i].get(), true, false, "§2.1 constants"});
+  std::vector<py::StmtPtr> rest;
+  std::vector<std::string> rest_rules;
+  auto take = [&](std::vector<py::StmtPtr> v, bool design_part, const std::string& rule) {
+    for (auto& st : v) {
+      rest.push_back(std::move(st));
+      rest_rules.push_back(design_part ? "#design:" + rule : rule);
+    }
+  };
+  const std::string backend_name(backend->Name());
+  take(EmitHelpers(ctx), false, "emitter: input and precision helpers");
+  take(std::move(defs->functions), true, backend_name + " backend: function signature and body completion");
+  {
+    std::vector<py::StmtPtr> k;
+    k.push_back(std::move(defs->kernel));
+    take(std::move(k), true, "composer: kernel signature (§5 launch, SPEC) and " + backend_name + " section");
+  }
+  take(std::move(*wrapper), false, "emitter: wrapper (§5 launch contract, SPEC checks)");
+  take(std::move(tests->defs), false, "emitter: §8 tests");
+  take(EmitMain(ctx, tests->names), false, "emitter: __main__ runner");
+  py::Module body_mod = MakeModule(std::move(rest), ctx.product_rel);
+  std::string body = py::PrintModule(body_mod);
+  for (size_t i = 0; i < body_mod.body.size(); ++i) {
+    const std::string& r = rest_rules[i];
+    const bool d = r.rfind("#design:", 0) == 0;
+    parts.push_back({body_mod.body[i].get(), d, d && skeleton, d ? r.substr(8) : r});
+  }
   std::string content = Rstrip(header) + "\n\n" +
                         "# Module constants: DESIGN §2.1, verbatim.\n" +
                         Rstrip(code->constants_text) + "\n\n\n" + Rstrip(body) + "\n";
@@ -285,6 +311,8 @@ GenerateResult GenerateKernelFile(const std::string& op_dir, const GenerateOptio
   f.vector_functions = defs->function_names;
   f.tests = tests->names;
   f.budget = std::move(report);
+  if (mod->body.size() == parts.size())
+    f.source_map = BuildSourceMap(f.rel, f.content, *mod, parts, design);
   result.file = std::move(f);
   return result;
 }

@@ -67,7 +67,7 @@ absl::StatusOr<SimRunResult> RunOnSimulator(const SimRunOptions& opts) {
   boost::json::array manifest;
   for (size_t ci = 0; ci < opts.cases.size(); ++ci) {
     const SimCase& c = opts.cases[ci];
-    std::mt19937_64 rng(opts.seed + ci);
+    std::mt19937_64 rng(c.seed ? *c.seed : opts.seed + ci);
     std::normal_distribution<double> normal(0.0, 1.0);
     boost::json::array files;
     for (size_t ii = 0; ii < c.inputs.size(); ++ii) {
@@ -126,6 +126,7 @@ absl::StatusOr<SimRunResult> RunOnSimulator(const SimRunOptions& opts) {
     r.label = absl::StrJoin(dims, " ");
     sim::SimOptions so;
     so.entry = opts.wrapper;
+    so.record_provenance = opts.record_provenance;
     auto sr = sim::RunKernelFile(file_path, inputs[ci], so);
     if (!sr.ok()) {
       r.status = CaseStatus::kError;
@@ -134,6 +135,7 @@ absl::StatusOr<SimRunResult> RunOnSimulator(const SimRunOptions& opts) {
       if (opts.on_case) opts.on_case(absl::StrCat(c.name, " ERROR"));
       continue;
     }
+    r.hazards = sr->hazards;
     for (const auto& h : sr->hazards.items()) {
       Diagnostic d = h;
       d.evidence = d.evidence.empty() ? c.name : absl::StrCat(d.evidence, " [", c.name, "]");
@@ -173,6 +175,8 @@ absl::StatusOr<SimRunResult> RunOnSimulator(const SimRunOptions& opts) {
         r.summary = pr.summary;
         r.metrics = ParsePrecisionSummary(pr.summary);
         r.status = pr.passed ? CaseStatus::kPass : CaseStatus::kPrecisionFail;
+        if ((opts.keep_tensors || opts.record_provenance) && !sr->outputs.empty() && golden[0])
+          result.tensors.push_back({c.name, sr->outputs[0].tensor, *golden[0], sr->outputs[0].origin});
       }
     }
     if (opts.on_case) opts.on_case(absl::StrCat(c.name, " ", std::string(CaseStatusName(r.status))));

@@ -10,6 +10,8 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 
+#include <algorithm>
+
 namespace opdev::sim {
 
 namespace {
@@ -178,6 +180,14 @@ Value StoreAlignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
                                    std::string(DTypeName(t.type.dtype)), t.name));
   }
   SpaceBuffer& buf = in.Mem().Get(MemSpace::kVec);
+  if (!buf.origin.empty()) {
+    int16_t active = 0;
+    for (int i = 0; i < r.Lanes(); ++i) active += m.bit[i * es] ? 1 : 0;
+    for (int i = 0; i < r.Lanes(); ++i)
+      if (m.bit[i * es] && byte + static_cast<uint64_t>(i + 1) * es <= buf.origin.size())
+        std::fill_n(buf.origin.begin() + byte + i * es, es,
+                    WriteOrigin{call.line, static_cast<int16_t>(i), active});
+  }
   if (vf::StoreBytes(r, m, buf.bytes.data() + byte, buf.written.data() + byte)) {
     in.sink.Report(hazard::kUninitRead, call.line,
                    "vf.store_align stores active lanes computed from on-chip bytes never written in this run "

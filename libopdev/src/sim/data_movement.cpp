@@ -96,6 +96,7 @@ std::vector<Issue> LoadTile(CoreMemory& mem, Tile& dst, const GmTensor& src,
         if (off + len <= buf.bytes.size()) {
           std::memcpy(buf.bytes.data() + off, src.data.data() + (base_flat + r * rs + c) * static_cast<int64_t>(es), len);
           std::memset(buf.written.data() + off, 1, len);
+          if (!buf.origin.empty()) std::fill_n(buf.origin.begin() + off, len, WriteOrigin{mem.op_line, -1, 0});
         }
         c += run;
       }
@@ -114,6 +115,7 @@ std::vector<Issue> LoadTile(CoreMemory& mem, Tile& dst, const GmTensor& src,
       if (same_type) std::memcpy(buf.bytes.data() + off, src.data.data() + flat * static_cast<int64_t>(es), es);
       else StoreScalar(dst.type.dtype, buf.bytes.data() + off, src.GetAsDouble(flat));
       std::memset(buf.written.data() + off, 1, tes);
+      if (!buf.origin.empty()) std::fill_n(buf.origin.begin() + off, tes, WriteOrigin{mem.op_line, -1, 0});
     }
   }
   if (oob > 0) {
@@ -181,7 +183,16 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
     }
     return v;
   };
-  auto track = [&](int64_t flat) {
+  const bool origins = !buf.origin.empty();
+  if (origins && dst.origin.size() != dst.writer.size()) {
+    dst.origin.assign(dst.writer.size(), WriteOrigin{});
+    dst.store_line.assign(dst.writer.size(), 0);
+  }
+  auto track = [&](int64_t flat, uint64_t off) {
+    if (origins) {
+      dst.origin[flat] = buf.origin[off];
+      dst.store_line[flat] = mem.op_line;
+    }
     int32_t& w = dst.writer[flat];
     if (w >= 0 && w != core_id) { ++multi; other_core = w; }
     if (w < 0) w = core_id;
@@ -204,7 +215,7 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
             for (int64_t i = 0; i < run; ++i)
               undef += std::memchr(buf.written.data() + off + i * tes, 0, tes) != nullptr;
           }
-          for (int64_t i = 0; i < run; ++i) track(flat0 + i);
+          for (int64_t i = 0; i < run; ++i) track(flat0 + i, off + i * tes);
         }
         c += run;
       }
@@ -220,7 +231,7 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
       if (fix) dst.SetFromDouble(flat, fixed(LoadScalar(src.type.dtype, buf.bytes.data() + off)));
       else if (same_type) std::memcpy(dst.data.data() + flat * static_cast<int64_t>(es), buf.bytes.data() + off, es);
       else dst.SetFromDouble(flat, LoadScalar(src.type.dtype, buf.bytes.data() + off));
-      track(flat);
+      track(flat, off);
     }
   }
   if (oob > 0) {

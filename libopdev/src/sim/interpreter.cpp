@@ -257,6 +257,7 @@ Value Interp::EvalCall(const XNode& n, Frame& fr) {
   Kwargs& kw = cs.kw;
   for (const auto& [k, x] : n.kwargs) kw.emplace_back(k, Eval(*x, fr));
   current_line = n.line;
+  if (core && core->mem) core->mem->op_line = n.line;
   if (n.a->kind == XK::kBuiltinRef) return n.a->fn(*this, n, args, kw);
   Value callee = Eval(*n.a, fr);
   return CallValue(callee, args, kw, n);
@@ -1081,6 +1082,7 @@ void Interp::Launch(const FuncIR& kernel, int64_t bd, std::vector<Value>& args, 
     std::unique_ptr<CoreMemory>& spare = spare_mem_[ctx.kind == CoreKind::kAic ? 0 : 1];
     ctx.mem = spare ? std::move(spare) : std::make_unique<CoreMemory>(target);
     ctx.mem->Reset();
+    ctx.mem->RecordOrigins(record_provenance);
     ctx.auto_mutex = kernel.auto_mutex;
     core = &ctx;
     std::vector<Value> a = args;

@@ -115,6 +115,8 @@ class Interp {
   // SIM-LIMIT when a sequence of `n` items would exceed kMaxSequenceItems.
   void CheckSequenceLength(int64_t n, int line) const;
 
+  bool record_provenance = false;  // stamp written bytes with their writer (SimOptions)
+
   // Registers a new tile on the executing core: placement and overlap checks.
   void RegisterTile(const std::shared_ptr<Tile>& t, int line);
   // Marks a tile as accessed by an operation; a tile in a space the executing core does not

@@ -46,6 +46,7 @@ SpaceBuffer& CoreMemory::Ensure(MemSpace s) const {
     b.bytes.assign(b.capacity, kPoisonByte);
     b.written.assign(b.capacity, 0);
   }
+  if (record_origins_ && b.origin.size() != b.capacity) b.origin.assign(b.capacity, WriteOrigin{});
   return b;
 }
 
@@ -57,6 +58,7 @@ void CoreMemory::Reset() {
     if (!b.dirty) continue;
     std::fill(b.bytes.begin(), b.bytes.end(), kPoisonByte);
     std::fill(b.written.begin(), b.written.end(), 0);
+    std::fill(b.origin.begin(), b.origin.end(), WriteOrigin{});
     b.dirty = false;
   }
 }

@@ -89,6 +89,8 @@ absl::StatusOr<SimResult> RunKernelSource(std::string_view source, const std::st
     in.limits.budget_origin = absl::StrCat("the default for ", input_elements, " input elements");
   }
   in.limits.memory_bytes = options.memory_limit_bytes > 0 ? options.memory_limit_bytes : kDefaultMemoryLimitBytes;
+
+  in.record_provenance = options.record_provenance;
   in.platform.vector_core_num = options.vector_core_num;
   in.platform.cube_core_num = options.cube_core_num;
   in.platform.core_num = options.cube_core_num;
@@ -162,7 +164,21 @@ absl::StatusOr<SimResult> RunKernelSource(std::string_view source, const std::st
   for (const auto& [n, g] : outs) {
     auto t = FromGm(*g);
     if (!t.ok()) return t.status();
-    result.outputs.push_back({n, *t});
+    SimOutput o{n, *t, {}};
+    if (options.record_provenance) {
+      o.origin.resize(g->writer.size());
+      for (size_t i = 0; i < o.origin.size(); ++i) {
+        ElementOrigin& e = o.origin[i];
+        e.core = g->writer[i];
+        if (i < g->origin.size()) {
+          e.writer_line = g->origin[i].line;
+          e.lane = g->origin[i].lane;
+          e.active_lanes = g->origin[i].active;
+          e.store_line = g->store_line[i];
+        }
+      }
+    }
+    result.outputs.push_back(std::move(o));
   }
   result.hazards = sink.Finish();
   result.stats.vf_ops = in.stats.vf_ops;

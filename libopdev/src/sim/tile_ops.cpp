@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_format.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -17,6 +18,7 @@ namespace {
 struct View {
   SpaceBuffer* buf;
   const Tile* t;
+  int32_t line = 0;  // provenance stamp
   bool InRange(int64_t r, int64_t c) const {
     return t->addr + t->ElementOffset(r, c) + t->elem_size() <= buf->bytes.size();
   }
@@ -31,10 +33,11 @@ struct View {
     if (off + t->elem_size() > buf->bytes.size()) return;
     StoreScalar(t->type.dtype, buf->bytes.data() + off, v);
     std::memset(buf->written.data() + off, defined ? 1 : 0, t->elem_size());
+    if (!buf->origin.empty()) std::fill_n(buf->origin.begin() + off, t->elem_size(), WriteOrigin{line, -1, 0});
   }
 };
 
-View V(CoreMemory& mem, const Tile& t) { return View{&mem.Get(t.type.space), &t}; }
+View V(CoreMemory& mem, const Tile& t) { return View{&mem.Get(t.type.space), &t, mem.op_line}; }
 
 // Rounds through fp32 for float dtypes (the unit computes in fp32), keeps integers exact.
 double Compute(DType t, double v) {

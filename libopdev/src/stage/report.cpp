@@ -44,7 +44,9 @@ boost::json::object StageReport::ToJson() const {
   v["outcome"] = verdict.outcome;
   v["failure_category"] = verdict.failure_category.empty() ? boost::json::value(nullptr)
                                                            : boost::json::value(verdict.failure_category);
+  v["suspected"] = verdict.suspected;
   v["summary"] = verdict.summary;
+  v["why"] = verdict.why;
   v["next_action"] = verdict.next_action;
   boost::json::array ev;
   for (const auto& e : verdict.evidence) ev.emplace_back(e);
@@ -61,7 +63,10 @@ boost::json::object StageReport::ToJson() const {
   boost::json::array cs;
   for (const auto& c : cases) cs.push_back(c.ToJson());
   o["cases"] = std::move(cs);
-  o["hazards"] = hazards.ToJson();
+  boost::json::array hz;
+  for (const auto& g : hazard_groups) hz.push_back(g.ToJson());
+  o["hazards"] = std::move(hz);
+  o["triage"] = diagnosis ? boost::json::value(diagnosis->ToJson()) : boost::json::value(nullptr);
   boost::json::array kb;
   for (const auto& e : kb_evidence) {
     boost::json::object q;
@@ -93,8 +98,10 @@ std::string StageReport::ToMarkdown() const {
   absl::StrAppend(&md, "## Verdict\n\n");
   absl::StrAppend(&md, "- **outcome**: ", verdict.outcome, "\n");
   absl::StrAppend(&md, "- **failure_category**: ",
-                  verdict.failure_category.empty() ? "none" : verdict.failure_category, "\n");
+                  verdict.failure_category.empty() ? "none" : verdict.failure_category,
+                  verdict.suspected ? " (suspected)" : "", "\n");
   absl::StrAppend(&md, "- **summary**: ", verdict.summary, "\n");
+  if (!verdict.why.empty()) absl::StrAppend(&md, "- **why**: ", verdict.why, "\n");
   absl::StrAppend(&md, "- **next action**: ", verdict.next_action, "\n");
   absl::StrAppend(&md, "- **kernel file**: `", kernel_file, "` (", generated ? "generated" : "existing", ")\n");
   if (!verdict.evidence.empty()) {
@@ -120,8 +127,14 @@ std::string StageReport::ToMarkdown() const {
                       " | ", Metric(c.metrics.mean_abs_error, "%.3e"), " | ",
                       Metric(c.metrics.mean_rel_error, "%.3e"), " | ", Cell(c.error.substr(0, 160)), " |\n");
   }
-  if (!hazards.empty()) {
-    absl::StrAppend(&md, "\n## Hazards\n\n```\n", hazards.ToText(), "```\n");
+  if (diagnosis) {
+    absl::StrAppend(&md, "\n## Triage\n\n", diagnosis->ToMarkdown());
+  } else if (!hazard_groups.empty()) {
+    absl::StrAppend(&md, "\n## Hazards (each once)\n\n| code | severity | where | cases | message |\n|---|---|---|---|---|\n");
+    for (const auto& g : hazard_groups)
+      absl::StrAppend(&md, "| ", g.hazard.code, " | ", std::string(SeverityName(g.hazard.severity)), " | ",
+                      g.hazard.file.substr(g.hazard.file.find_last_of('/') + 1), ":", g.hazard.line, " | ",
+                      absl::StrJoin(g.cases, ", "), " | ", Cell(g.hazard.message.substr(0, 200)), " |\n");
   }
   absl::StrAppend(&md, "\n## KB evidence (active requirements)\n\n");
   if (kb_evidence.empty()) {
@@ -143,6 +156,22 @@ std::string StageReport::ToMarkdown() const {
   absl::StrAppend(&md, "## Artifacts\n\n");
   for (const auto& [role, path] : artifacts) absl::StrAppend(&md, "- ", role, ": `", path, "`\n");
   return md;
+}
+
+std::string StageReport::ToText() const {
+  std::string out = absl::StrCat("opdev stage ", op, " (", mode, ", ", backend, ")\n");
+  for (const auto& s : steps)
+    absl::StrAppend(&out, "  ", s.name, ": ", std::string(StepStatusName(s.status)), " - ", s.summary, "\n");
+  absl::StrAppend(&out, "verdict: ", verdict.outcome,
+                  verdict.failure_category.empty() ? "" : "  failure_category: " + verdict.failure_category,
+                  verdict.suspected ? " (suspected)" : "", "\n  ", verdict.summary, "\n");
+  if (diagnosis)
+    for (const auto& l : diagnosis->SummaryLines()) absl::StrAppend(&out, "  ", l, "\n");
+  absl::StrAppend(&out, "  next: ", verdict.next_action, "\n");
+  for (const auto& e : verdict.evidence) absl::StrAppend(&out, "  evidence: ", e, "\n");
+  absl::StrAppend(&out, "  (self-verification only; not a verifier PASS)\n");
+  if (!report_json_path.empty()) absl::StrAppend(&out, "report: ", report_json_path, "\n        ", report_md_path, "\n");
+  return out;
 }
 
 }  // namespace opdev::stage

@@ -9,6 +9,7 @@
 #include "opdev/plan/naming.h"
 #include "opdev/support/file_io.h"
 #include "opdev/runtime/device_env.h"
+#include "opdev/runtime/sim_runner.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -44,6 +45,41 @@ std::vector<std::string> ShapeSymbols(const std::string& text) {
     start = c + 1;
   }
   return out;
+}
+
+// The simulator inputs of a case: the §8 shape binds the symbols of the first primary input's
+// shape (or `dims` binds every symbol by name); every primary input takes its shape from those
+// symbols (or literal dims).
+std::optional<runtime::SimCase> SimCaseFor(const std::string& name, const std::vector<std::int64_t>& shape,
+                                           const std::vector<std::pair<std::string, std::int64_t>>& dims,
+                                           const contract::ModuleInterfaces& mi) {
+  if (mi.primary_inputs.empty()) return std::nullopt;
+  auto first_syms = ShapeSymbols(mi.primary_inputs.front().shape);
+  runtime::SimCase sc;
+  sc.name = name;
+  std::map<std::string, std::int64_t> sym;
+  for (size_t i = 0; i < first_syms.size() && i < shape.size(); ++i) sym[first_syms[i]] = shape[i];
+  bool ok = shape.size() == first_syms.size();
+  if (!dims.empty()) {  // `M=.., K=.., N=..`: every symbol by name
+    for (const auto& [sym_name, value] : dims) sym[sym_name] = value;
+    ok = true;
+  }
+  for (const auto& in : mi.primary_inputs) {
+    runtime::SimInput si;
+    si.name = in.name;
+    auto dt = ParseDType(in.dtype);
+    if (!dt) ok = false;
+    else si.dtype = *dt;
+    for (const auto& s : ShapeSymbols(in.shape)) {
+      auto it = sym.find(s);
+      if (it != sym.end()) si.shape.push_back(it->second);
+      else if (!s.empty() && std::all_of(s.begin(), s.end(), ::isdigit)) si.shape.push_back(std::stoll(s));
+      else ok = false;
+    }
+    sc.inputs.push_back(si);
+  }
+  if (!ok) return std::nullopt;
+  return sc;
 }
 
 // Triage of a simulator run.
@@ -180,6 +216,8 @@ absl::StatusOr<RunOpResult> RunOp(const RunOpOptions& opts) {
     golden_fn = golden_module;
   }
   if (!opts.file.empty()) r.file = opts.file;
+  r.golden_module = golden_module;
+  r.golden_fn = golden_fn;
   std::string log_dir = opts.log_dir.empty() ? (dir / "reports/opdev/run").string() : opts.log_dir;
   // The default log dir is under the op dir: never written through a reports/ symlink.
   if (opts.log_dir.empty())
@@ -268,37 +306,14 @@ absl::StatusOr<RunOpResult> RunOp(const RunOpOptions& opts) {
   so.golden_fn = golden_fn;
   so.python = opts.python;
   so.work_dir = (fs::path(log_dir) / "sim").string();
-  auto first_syms = ShapeSymbols(mi->primary_inputs.front().shape);
   std::vector<std::string> unsupported;
   for (const auto& c : cases) {
-    runtime::SimCase sc;
-    sc.name = c.name;
-    std::map<std::string, std::int64_t> sym;
-    for (size_t i = 0; i < first_syms.size() && i < c.shape.size(); ++i) sym[first_syms[i]] = c.shape[i];
-    bool ok = c.shape.size() == first_syms.size();
-    if (!c.dims.empty()) {  // `M=.., K=.., N=..`: every symbol by name
-      for (const auto& [name, value] : c.dims) sym[name] = value;
-      ok = true;
-    }
-    for (const auto& in : mi->primary_inputs) {
-      runtime::SimInput si;
-      si.name = in.name;
-      auto dt = ParseDType(in.dtype);
-      if (!dt) ok = false;
-      else si.dtype = *dt;
-      for (const auto& s : ShapeSymbols(in.shape)) {
-        auto it = sym.find(s);
-        if (it != sym.end()) si.shape.push_back(it->second);
-        else if (!s.empty() && std::all_of(s.begin(), s.end(), ::isdigit)) si.shape.push_back(std::stoll(s));
-        else ok = false;
-      }
-      sc.inputs.push_back(si);
-    }
-    if (!ok) {
+    auto sc = SimCaseFor(c.name, c.shape, c.dims, *mi);
+    if (!sc) {
       unsupported.push_back(c.name);
       continue;
     }
-    so.cases.push_back(sc);
+    so.cases.push_back(*sc);
   }
   if (so.cases.empty())
     return absl::FailedPreconditionError(absl::StrCat(
@@ -356,6 +371,66 @@ selfcheck::RunEvidence RunEvidenceOf(const RunOpResult& run, const std::string& 
   auto src = ReadTextFile((fs::path(op_dir) / "precision_compare.py").string());
   if (src.ok()) e.compare_prints_eq = selfcheck::ComparePrintsEq(*src);
   return e;
+}
+
+absl::StatusOr<triage::CaseRunner> MakeSimCaseRunner(const RunOpOptions& opts, const RunOpResult& run) {
+  const fs::path dir(opts.op_dir);
+  Diagnostics diags;
+  auto mi = contract::LoadModuleInterfaces((dir / "module_interfaces.yaml").string(), &diags);
+  if (!mi.ok()) return mi.status();
+  if (mi->primary_inputs.empty())
+    return absl::FailedPreconditionError("module_interfaces.yaml has no primary_inputs");
+  std::string log_dir = opts.log_dir.empty() ? (dir / "reports/opdev/run").string() : opts.log_dir;
+  runtime::SimRunOptions base;
+  base.op_dir = opts.op_dir;
+  base.file = run.file;
+  base.wrapper = run.wrapper;
+  base.golden_module = run.golden_module;
+  base.golden_fn = run.golden_fn;
+  base.python = opts.python;
+  base.record_provenance = true;
+  auto counter = std::make_shared<int>(0);
+  contract::ModuleInterfaces interfaces = std::move(*mi);
+  return triage::CaseRunner([base, interfaces, log_dir, counter](const std::vector<triage::ReproCase>& batch)
+                                -> absl::StatusOr<std::vector<triage::ReproRun>> {
+    runtime::SimRunOptions so = base;
+    so.work_dir = (fs::path(log_dir) / "triage" / absl::StrCat("batch", ++*counter)).string();
+    std::vector<size_t> index(batch.size(), SIZE_MAX);
+    for (size_t i = 0; i < batch.size(); ++i) {
+      auto sc = SimCaseFor(absl::StrCat("t", i), batch[i].shape, {}, interfaces);
+      if (!sc) continue;
+      sc->seed = batch[i].seed;
+      index[i] = so.cases.size();
+      so.cases.push_back(*sc);
+    }
+    std::vector<triage::ReproRun> out(batch.size());
+    for (size_t i = 0; i < batch.size(); ++i) out[i].request = batch[i];
+    if (so.cases.empty()) return out;
+    auto s = runtime::RunOnSimulator(so);
+    if (!s.ok()) return s.status();
+    if (!s->golden_error.empty()) return absl::FailedPreconditionError(s->golden_error);
+    for (size_t i = 0; i < batch.size(); ++i) {
+      if (index[i] == SIZE_MAX || index[i] >= s->cases.size()) {
+        out[i].error = "input shapes not derivable from primary_inputs";
+        continue;
+      }
+      const runtime::CaseResult& c = s->cases[index[i]];
+      out[i].status = c.status;
+      out[i].summary = c.summary;
+      out[i].error = c.error;
+      for (const auto& h : c.hazards.items())
+        if (h.severity == Severity::kError &&
+            std::find(out[i].error_codes.begin(), out[i].error_codes.end(), h.code) == out[i].error_codes.end())
+          out[i].error_codes.push_back(h.code);
+      for (auto& t : s->tensors)
+        if (t.name == c.name) {
+          out[i].actual = t.actual;
+          out[i].golden = t.golden;
+          out[i].origin = std::move(t.origin);
+        }
+    }
+    return out;
+  });
 }
 
 }  // namespace opdev::stage

@@ -3,6 +3,8 @@
 // INCOMPLETE, an environment failure NOT_MEASURED, any defect FAIL.
 #include "opdev/stage/stage.h"
 
+#include "diagnose_run.h"
+
 #include "opdev/budget/budget_file.h"
 #include "opdev/codegen/generate.h"
 #include "opdev/contract/check.h"
@@ -20,7 +22,9 @@
 
 #include "absl/strings/str_cat.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <sstream>
 
 namespace fs = std::filesystem;
 
@@ -184,6 +188,7 @@ absl::StatusOr<StageReport> RunStage(const StageOptions& opts) {
       } else {
         codegen::WriteOptions wo;
         auto w = codegen::WriteGeneratedFile(g.file->path, g.file->content, wo);
+        if (w.ok() && g.file->source_map) w = codegen::WriteSourceMap(g.file->path, *g.file->source_map);
         if (!w.ok()) {
           s.status = StepStatus::kFailed;
           s.summary = std::string(w.message());
@@ -301,6 +306,16 @@ absl::StatusOr<StageReport> RunStage(const StageOptions& opts) {
         s.detail = run->triage.ToJson();
         // S4-8/9 (MC-3/4) and the coverage part of ⑥ take this run.
         if (sc) selfcheck::ApplyRunEvidence(&*sc, RunEvidenceOf(*run, opts.op_dir));
+        // Triage: hazards grouped with their DESIGN origins; a failed run is diagnosed.
+        DiagnoseRunOptions dopt;
+        dopt.run = ro;
+        dopt.generated = rep.generated;
+        dopt.reruns = opts.triage_reruns;
+        RunDiagnosis rd = DiagnoseRun(dopt, *run);
+        rep.hazard_groups = std::move(rd.hazards);
+        rep.diagnosis = std::move(rd.diagnosis);
+        for (auto& c : rd.commands) s.commands.push_back(std::move(c));
+        if (!rd.note.empty()) s.summary += " (" + rd.note + ")";
       }
     }
     add(std::move(s));
@@ -419,6 +434,7 @@ absl::StatusOr<StageReport> RunStage(const StageOptions& opts) {
   progress("verdict");
   Verdict& v = rep.verdict;
   bool incomplete = false, failed = false;
+  const StepRecord* decider = nullptr;  // the step whose finding is the verdict's category
   for (auto& s : rep.steps) {
     if (s.name == "selfcheck" && sc) {
       s.detail = sc->ToJson();  // with the usage result folded into S4-14 / MC-7
@@ -435,16 +451,23 @@ absl::StatusOr<StageReport> RunStage(const StageOptions& opts) {
     if (s.status == StepStatus::kFindings || s.status == StepStatus::kFailed) failed = true;
     std::string cat = WorstCategory(s.findings);
     if (s.name == "run" && run && !run->triage.category.empty()) cat = run->triage.category;
+    if (s.name == "run" && rep.diagnosis && !rep.diagnosis->root.category.empty() &&
+        run->triage.outcome == runtime::Outcome::kFail)
+      cat = rep.diagnosis->root.category;
     if (s.status == StepStatus::kFailed && cat.empty()) cat = std::string(category::kInputError);
     if (!cat.empty() && (s.status == StepStatus::kFindings || s.status == StepStatus::kFailed) &&
         (v.failure_category.empty() ||
-         selfcheck::CategoryPriority(cat) < selfcheck::CategoryPriority(v.failure_category)))
+         selfcheck::CategoryPriority(cat) < selfcheck::CategoryPriority(v.failure_category))) {
       v.failure_category = cat;
+      decider = &s;
+    }
   }
   bool env = run && run->triage.outcome == runtime::Outcome::kNotMeasured;
   if (env) {
     v.outcome = "NOT_MEASURED";
     v.summary = "the run hit an environment problem: cases not measured (未测量)";
+  } else if (failed && rep.diagnosis && rep.diagnosis->flaky) {
+    v.outcome = "FLAKY";
   } else if (failed) {
     v.outcome = "FAIL";
   } else if (incomplete) {
@@ -452,11 +475,53 @@ absl::StatusOr<StageReport> RunStage(const StageOptions& opts) {
   } else {
     v.outcome = "CLEAN";
   }
-  // The first failing step decides the summary and the next action.
-  for (const auto& s : rep.steps) {
+  // The step with the verdict's category decides the summary and the next action, then the
+  // first failing step.
+  std::vector<const StepRecord*> order;
+  if (decider) order.push_back(decider);
+  for (const auto& s : rep.steps)
+    if (&s != decider) order.push_back(&s);
+  for (const StepRecord* sp : order) {
+    const StepRecord& s = *sp;
     if (s.status != StepStatus::kFindings && s.status != StepStatus::kFailed) continue;
     if (v.summary.empty()) v.summary = absl::StrCat(s.name, ": ", s.summary);
-    if (s.name == "run" && run) {
+    if (s.name == "run" && run && rep.diagnosis) {
+      const triage::Diagnosis& d = *rep.diagnosis;
+      v.next_action = d.next_action;
+      v.why = d.why;
+      v.suspected = d.root.suspected && v.failure_category == d.root.category;
+      v.summary = absl::StrCat("run: ", d.root.category.empty() ? run->triage.category : d.root.category,
+                               d.root.suspected ? " (suspected)" : "", " — ", d.separation.sentence,
+                               d.root.Location().empty() ? "" : "; at " + d.root.Location());
+      v.evidence.clear();
+      // The failing metric of each failing case, then the located lines.
+      for (const auto& c : run->cases) {
+        if (c.status == runtime::CaseStatus::kPrecisionFail) {
+          std::string failed;
+          std::istringstream in(c.summary);
+          for (std::string l; std::getline(in, l);)
+            if (l.find("CHECK_FAILED") != std::string::npos) {
+              std::string f;
+              for (char ch : l) if (!(ch == ' ' && (f.empty() || f.back() == ' '))) f += ch;
+              failed += (failed.empty() ? "" : "; ") + f;
+            }
+          if (failed.empty()) failed = c.summary.substr(0, c.summary.find('\n'));
+          v.evidence.push_back(absl::StrCat(c.name, " ", c.label, ": ", failed));
+        } else if (c.status == runtime::CaseStatus::kError) {
+          v.evidence.push_back(absl::StrCat(c.name, " ", c.label, ": ", c.error));
+        }
+      }
+      for (const auto& g : rep.hazard_groups) {
+        bool implicated = std::find(d.root.kernel_lines.begin(), d.root.kernel_lines.end(), g.hazard.line) !=
+                          d.root.kernel_lines.end();
+        if (!implicated) continue;
+        v.evidence.push_back(absl::StrCat(g.hazard.file, ":", g.hazard.line, ": ", g.hazard.code, ": ", g.hazard.message,
+                                          g.origin.Text().empty() ? "" : " [" + g.origin.Text() + "]",
+                                          " (", g.cases.size(), " case(s))"));
+      }
+      if (d.localisation && d.localisation->mismatched > 0)
+        v.evidence.push_back(absl::StrCat("localisation (", d.localisation->case_name, "): ", d.localisation->sentence));
+    } else if (s.name == "run" && run) {
       v.next_action = run->triage.next_action;
       v.evidence = run->triage.evidence;
     } else if (v.next_action.empty()) {

@@ -43,6 +43,9 @@ StepResult RunGenStep(const StepContext& ctx, const boost::json::object& request
     written = out_path.empty() ? g.file->path : out_path;
     if (auto st = codegen::WriteGeneratedFile(written, g.file->content, w); !st.ok())
       return StepResult::Error(std::string(st.message()));
+    if (g.file->source_map)
+      if (auto st = codegen::WriteSourceMap(written, *g.file->source_map); !st.ok())
+        return StepResult::Error(std::string(st.message()));
   }
   StepResult r;
   r.status = g.ok() ? kStatusOk : kStatusFindings;

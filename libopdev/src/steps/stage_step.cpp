@@ -7,7 +7,6 @@
 #include "opdev/steps/step.h"
 #include "steps/step_util.h"
 
-#include <sstream>
 
 namespace opdev::steps {
 
@@ -39,18 +38,7 @@ StepResult RunStageStep(const StepContext& ctx, const boost::json::object& reque
   StepResult r;
   r.status = res->verdict.outcome == "CLEAN" ? kStatusOk : kStatusFindings;
   r.document = res->ToJson();
-  std::ostringstream out;
-  out << "opdev stage " << res->op << " (" << res->mode << ", " << res->backend << ")\n";
-  for (const auto& s : res->steps)
-    out << "  " << s.name << ": " << stage::StepStatusName(s.status) << " - " << s.summary << "\n";
-  out << "verdict: " << res->verdict.outcome
-      << (res->verdict.failure_category.empty() ? "" : "  failure_category: " + res->verdict.failure_category)
-      << "\n  " << res->verdict.summary << "\n  next: " << res->verdict.next_action << "\n";
-  for (const auto& e : res->verdict.evidence) out << "  evidence: " << e << "\n";
-  out << "  (self-verification only; not a verifier PASS)\n";
-  if (!res->report_json_path.empty())
-    out << "report: " << res->report_json_path << "\n        " << res->report_md_path << "\n";
-  r.text = out.str();
+  r.text = res->ToText();
   return r;
 }
 

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "opdev/budget/budget_check.h"
+#include "opdev/codegen/source_map.h"
 #include "opdev/plan/dispatch.h"
 #include "opdev/support/diagnostic.h"
 #include "opdev/support/target.h"
@@ -43,6 +44,9 @@ struct GeneratedFile {
   std::vector<std::string> vector_functions;
   std::vector<std::string> tests;  // one per DESIGN §8 row, in order
   budget::BudgetReport budget;     // on-chip budget of the generated file
+  // Where each line came from (written beside the file as <file>.srcmap.json by the callers
+  // that write it; see opdev/codegen/source_map.h).
+  std::optional<SourceMap> source_map;
 };
 
 struct GenerateResult {

@@ -4,6 +4,8 @@
 // ran in, and warnings. Pure text in, structured results out; no process handling here.
 #pragma once
 
+#include "opdev/support/diagnostic.h"
+
 #include <boost/json/object.hpp>
 
 #include <optional>
@@ -54,6 +56,9 @@ struct CaseResult {
   std::string summary;     // the raw summary text
   std::string error;       // "Type: message" for failures
   int output_line = 0;     // 1-based line in the combined output where the evidence starts
+  // Simulator hazards of this case (sim backend). Not part of ToJson: reports list each
+  // hazard once with the cases it occurred in (triage/hazard_groups.h).
+  Diagnostics hazards;
   boost::json::object ToJson() const;
 };
 

@@ -4,7 +4,9 @@
 // the scheme-A engine. Produces the same CaseResult records as the NPU launcher.
 #pragma once
 
+#include "opdev/precision/tensor.h"
 #include "opdev/runtime/run_output.h"
+#include "opdev/sim/simulator.h"
 #include "opdev/support/diagnostic.h"
 #include "opdev/support/dtype.h"
 
@@ -14,6 +16,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +31,14 @@ struct SimInput {
 struct SimCase {
   std::string name;              // test function name (DESIGN §8)
   std::vector<SimInput> inputs;  // the wrapper's tensor arguments, in order
+  std::optional<std::uint64_t> seed;  // input seed; default: SimRunOptions::seed + case index
+};
+
+// The tensors of one compared case (SimRunOptions::keep_tensors).
+struct CaseTensors {
+  std::string name;
+  precision::Tensor actual, golden;           // the first output and its golden
+  std::vector<sim::ElementOrigin> origin;     // per element of `actual` (record_provenance)
 };
 
 struct SimRunOptions {
@@ -41,6 +52,8 @@ struct SimRunOptions {
   std::string work_dir;          // where inputs/goldens (.npy) are written
   std::uint64_t seed = 42;
   double golden_timeout_seconds = 600;
+  bool keep_tensors = false;       // return each compared case's first output and golden
+  bool record_provenance = false;  // simulate with per-instruction provenance (implies tensors)
   std::function<void(const std::string& line)> on_case;  // progress
 };
 
@@ -49,6 +62,7 @@ struct SimRunResult {
   Diagnostics hazards;           // every hazard of every case (file:line, SIM-* code)
   std::vector<std::string> commands;  // the golden command
   std::string golden_error;      // the golden could not be computed (env or golden failure)
+  std::vector<CaseTensors> tensors;  // keep_tensors: one per compared case, in case order
   boost::json::object ToJson() const;
 };
 

@@ -20,6 +20,15 @@ namespace opdev::sim {
 // float width, so stale data is never silently plausible.
 inline constexpr uint8_t kPoisonByte = 0xFF;
 
+// Provenance of written bytes (recorded only when SimOptions::record_provenance is set): the
+// kernel line of the instruction that wrote them and, for a VF register store, the register
+// lane and how many lanes that store had active. Localisation of wrong outputs reads it.
+struct WriteOrigin {
+  int32_t line = 0;    // 0: not written in this run (or not recorded)
+  int16_t lane = -1;   // register lane for vf.store_align, -1 for tile ops and DMA
+  int16_t active = 0;  // active lanes of that store's mask (0 when not a register store)
+};
+
 // One on-chip buffer of one core.
 struct SpaceBuffer {
   MemSpace space = MemSpace::kVec;
@@ -28,6 +37,7 @@ struct SpaceBuffer {
   std::vector<uint8_t> bytes;    // capacity bytes
   std::vector<uint8_t> written;  // 1 when the byte was written in this run
   bool dirty = false;            // may hold data of a previous run (tiles were placed here)
+  std::vector<WriteOrigin> origin;  // per byte; empty unless provenance is recorded
 
   bool AllWritten(uint64_t addr, uint64_t len) const;
   void MarkWritten(uint64_t addr, uint64_t len, bool value = true);
@@ -45,10 +55,17 @@ class CoreMemory {
   // Resets contents to poison and clears the written bits (of spaces marked dirty).
   void Reset();
 
+  // Provenance: when on, every space keeps a WriteOrigin per byte and writers stamp it with
+  // `op_line` (the kernel line of the executing call, set by the interpreter).
+  void RecordOrigins(bool on) { record_origins_ = on; }
+  bool RecordsOrigins() const { return record_origins_; }
+  int32_t op_line = 0;
+
  private:
   SpaceBuffer& Ensure(MemSpace s) const;
 
   Target target_;
+  bool record_origins_ = false;
   mutable std::array<SpaceBuffer, 9> spaces_;  // by MemSpace - 1 (allocated lazily)
 };
 
@@ -61,6 +78,10 @@ struct GmTensor {
   // Per element: -1 never written in this run, otherwise the first writing core.
   std::vector<int32_t> writer;
   bool multi_writer_reported = false;
+  // With provenance: per element, the origin of the on-chip bytes the last pl.store copied
+  // here and that store's kernel line (empty otherwise).
+  std::vector<WriteOrigin> origin;
+  std::vector<int32_t> store_line;
 
   static std::shared_ptr<GmTensor> Make(std::string name, DType dtype,
                                         std::vector<int64_t> shape);

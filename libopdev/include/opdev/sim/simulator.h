@@ -56,6 +56,21 @@ struct SimOptions {
   // Bytes of GM tensors the run may allocate (torch.empty / empty_like; inputs excluded).
   // 0 = kDefaultMemoryLimitBytes. Over it: SIM-LIMIT.
   int64_t memory_limit_bytes = 0;
+
+  // Per-instruction provenance of the outputs (SimOutput::origin): which kernel line wrote
+  // each output element's on-chip bytes (for a VF store: the register lane and the store's
+  // active lanes) and which pl.store copied it. Off by default: it costs 8 bytes per on-chip
+  // byte and a few stores per written element.
+  bool record_provenance = false;
+};
+
+// Where one output element came from (record_provenance).
+struct ElementOrigin {
+  int32_t writer_line = 0;   // kernel line that wrote its on-chip bytes (0: unknown)
+  int16_t lane = -1;         // register lane of a vf.store_align, else -1
+  int16_t active_lanes = 0;  // lanes that store had active (0: not a register store)
+  int32_t store_line = 0;    // the pl.store that copied it to GM (0: never stored)
+  int32_t core = -1;         // the core that stored it
 };
 
 // Default work budget for inputs of `input_elements` elements in total: 20 million units plus
@@ -67,6 +82,7 @@ inline constexpr int64_t kDefaultMemoryLimitBytes = int64_t{4} << 30;  // 4 GiB
 struct SimOutput {
   std::string name;          // returned variable / kernel parameter name
   precision::Tensor tensor;
+  std::vector<ElementOrigin> origin;  // per element (flat, row-major); empty unless recorded
 };
 
 struct SimStats {

@@ -11,6 +11,8 @@
 #include "opdev/selfcheck/selfcheck.h"
 #include "opdev/support/target.h"
 
+#include "opdev/triage/repro.h"
+
 #include "absl/status/statusor.h"
 
 #include <boost/json/object.hpp>
@@ -49,6 +51,7 @@ struct RunOpOptions {
 struct RunOpResult {
   std::string backend;
   std::string op, file, wrapper;
+  std::string golden_module, golden_fn;  // the CPU golden the simulator compares with
   std::vector<std::string> commands;
   std::vector<runtime::CaseResult> cases;
   Diagnostics hazards;                   // sim only
@@ -66,5 +69,10 @@ absl::StatusOr<RunOpResult> RunOp(const RunOpOptions& opts);
 // verdict; the simulator's hazards; whether the op dir's precision_compare.py prints the
 // literal `matched_ratio=`/`max_abs_error=`.
 selfcheck::RunEvidence RunEvidenceOf(const RunOpResult& run, const std::string& op_dir);
+
+// The simulator as a triage::CaseRunner for the file `run` ran: each batch is one simulator
+// pass over its shapes (one golden process), with per-instruction provenance, under
+// <log_dir>/triage/batch<N>/. Shapes bind to the first primary input's symbols as in RunOp.
+absl::StatusOr<triage::CaseRunner> MakeSimCaseRunner(const RunOpOptions& opts, const RunOpResult& run);
 
 }  // namespace opdev::stage

@@ -14,6 +14,7 @@
 
 #include "opdev/runtime/run_output.h"
 #include "opdev/support/diagnostic.h"
+#include "opdev/triage/diagnosis.h"
 
 #include "absl/status/statusor.h"
 
@@ -37,6 +38,7 @@ struct StageOptions {
   bool finalize = false;
   std::string backend = "sim";          // "sim" | "npu"
   bool no_gen = false;                  // verify the existing file instead of generating
+  bool triage_reruns = true;            // sim: rerun, shrink and localise the first failing case
   // NPU backend.
   std::string interpreter = "python";
   std::optional<int> device;
@@ -77,9 +79,12 @@ struct Verdict {
   // CLEAN: every step ran and passed. FAIL: a step found a defect. NOT_MEASURED: the run
   // hit an environment problem (never reported as 0/N). INCOMPLETE: no defect found but a
   // step could not run (capability missing, blocked item): not a pass.
+  // FLAKY: the run failed but the first failing case passed when rerun alone (not a pass).
   std::string outcome = "INCOMPLETE";
   std::string failure_category;       // worst by the verifier's priority; "" when CLEAN
+  bool suspected = false;             // a design_violation from a test: the verifier decides
   std::string summary;
+  std::string why;                    // the triage paragraph when the run failed
   std::string next_action;
   std::vector<std::string> evidence;
 };
@@ -91,7 +96,9 @@ struct StageReport {
   std::string kernel_file;            // op-dir-relative
   std::vector<StepRecord> steps;
   std::vector<runtime::CaseResult> cases;
-  Diagnostics hazards;
+  Diagnostics hazards;                // every hazard of every case, as the run reported them
+  std::vector<triage::HazardGroup> hazard_groups;  // each once, with its cases (the report's list)
+  std::optional<triage::Diagnosis> diagnosis;      // the triage of a failed run
   std::vector<KbEvidence> kb_evidence;
   std::vector<std::pair<std::string, std::string>> artifacts;  // (role, path)
   Verdict verdict;
@@ -100,6 +107,7 @@ struct StageReport {
   std::vector<std::string> Commands() const;
   boost::json::object ToJson() const;
   std::string ToMarkdown() const;
+  std::string ToText() const;         // the command's summary
 };
 
 // Runs the round. The status is an error only when the call cannot start (no op dir, bad
