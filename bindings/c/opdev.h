@@ -150,7 +150,8 @@ typedef struct opdev_tensor {
  * kernel launch. Request:
  *   {"file": "k.py", "kernel": "NAME", "block_dim"?: 1, "args"?: [V, ...],
  *    "kwargs"?: {"name": V}, "globals"?: {"NAME": V}, "target"?: "a5"|"a3",
- *    "vector_cores"?: 48, "cube_cores"?: 24, "check_api"?: true}
+ *    "vector_cores"?: 48, "cube_cores"?: 24, "check_api"?: true,
+ *    "work_budget"?: 0 (0: the default from the tensors' sizes)}
  * A value V is null, a bool, a number, a string, {"tensor": i} (tensors[i]),
  * {"tuple": [V...]}, {"list": [V...]}, {"object": "Type", "fields": {"f": V}} (a dataclass
  * instance), {"const": "pl.DT_FP16"} (a PyPTO-Pro constant) or {"float": "inf"|"-inf"|"nan"}.

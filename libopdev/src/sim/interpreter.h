@@ -54,6 +54,11 @@ struct RunLimits {
   int64_t work_budget = 0;        // work units (statements + register ops + tile elements / 64)
   std::string budget_origin;      // how the budget was chosen, for the message
   int64_t memory_bytes = 0;       // GM tensors the wrapper allocates (inputs excluded)
+
+  // The limits of one run: `work_budget` / `memory_limit_bytes` as the caller set them (0: the
+  // defaults, DefaultWorkBudget(input_elements) and kDefaultMemoryLimitBytes). Every entry
+  // point (RunKernelSource, LaunchKernel) takes its limits from here.
+  static RunLimits For(int64_t work_budget, int64_t memory_limit_bytes, int64_t input_elements);
 };
 inline constexpr int64_t kMaxSequenceItems = int64_t{1} << 20;  // items of one list / tuple
 inline constexpr int kMaxCallDepth = 64;                        // nested function calls

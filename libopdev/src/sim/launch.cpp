@@ -237,6 +237,9 @@ absl::StatusOr<LaunchResult> LaunchKernel(const LaunchRequest& req) {
     for (const auto& d : cp.lowering.items())
       if (InRanges(d.line, ranges)) sink.ReportWithSeverity(d.code, d.severity, d.line, d.message, d.evidence);
     Interp in(prog, sink, req.target);
+    int64_t input_elements = 0;
+    for (const auto& g : gm) input_elements += g->numel();
+    in.limits = RunLimits::For(req.work_budget, req.memory_limit_bytes, input_elements);
     in.platform.vector_core_num = req.vector_core_num;
     in.platform.cube_core_num = req.cube_core_num;
     in.platform.core_num = req.cube_core_num;

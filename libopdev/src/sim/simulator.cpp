@@ -56,6 +56,19 @@ int64_t DefaultWorkBudget(int64_t input_elements) {
   return kBase + kPerElement * e;
 }
 
+RunLimits RunLimits::For(int64_t work_budget, int64_t memory_limit_bytes, int64_t input_elements) {
+  RunLimits l;
+  if (work_budget > 0) {
+    l.work_budget = work_budget;
+    l.budget_origin = "set by the caller";
+  } else {
+    l.work_budget = DefaultWorkBudget(input_elements);
+    l.budget_origin = absl::StrCat("the default for ", input_elements, " input elements");
+  }
+  l.memory_bytes = memory_limit_bytes > 0 ? memory_limit_bytes : kDefaultMemoryLimitBytes;
+  return l;
+}
+
 absl::StatusOr<SimResult> RunKernelSource(std::string_view source, const std::string& filename,
                                           const std::vector<precision::Tensor>& inputs,
                                           const SimOptions& options) {
@@ -81,14 +94,7 @@ absl::StatusOr<SimResult> RunKernelSource(std::string_view source, const std::st
   Interp in(*prog, sink, options.target);
   int64_t input_elements = 0;
   for (const auto& t : inputs) input_elements += t.numel();
-  if (options.work_budget > 0) {
-    in.limits.work_budget = options.work_budget;
-    in.limits.budget_origin = "set by the caller";
-  } else {
-    in.limits.work_budget = DefaultWorkBudget(input_elements);
-    in.limits.budget_origin = absl::StrCat("the default for ", input_elements, " input elements");
-  }
-  in.limits.memory_bytes = options.memory_limit_bytes > 0 ? options.memory_limit_bytes : kDefaultMemoryLimitBytes;
+  in.limits = RunLimits::For(options.work_budget, options.memory_limit_bytes, input_elements);
 
   in.record_provenance = options.record_provenance;
   in.platform.vector_core_num = options.vector_core_num;

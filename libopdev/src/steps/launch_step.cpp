@@ -123,6 +123,7 @@ StepResult RunLaunch(const StepContext& ctx, const boost::json::object& request,
   if (auto v = rr.Int("vector_cores")) req.vector_core_num = *v;
   if (auto v = rr.Int("cube_cores")) req.cube_core_num = *v;
   req.check_api = rr.Bool("check_api", true);
+  if (auto w = rr.Int("work_budget")) req.work_budget = *w;
   std::string error;
   auto target = TargetOf(ctx, rr, &error);
   if (!rr.Ok()) return StepResult::Error(rr.error);
@@ -130,6 +131,8 @@ StepResult RunLaunch(const StepContext& ctx, const boost::json::object& request,
   req.target = *target;
   if (req.block_dim <= 0)
     return StepResult::Error("block_dim must be a positive integer, got " + std::to_string(req.block_dim));
+  if (req.work_budget < 0)
+    return StepResult::Error("work_budget must be >= 0 (0: the default), got " + std::to_string(req.work_budget));
   if (req.vector_core_num <= 0 || req.cube_core_num <= 0)
     return StepResult::Error("vector_cores and cube_cores must be positive");
   if (const auto* a = request.if_contains("args"); a && !a->is_null()) {

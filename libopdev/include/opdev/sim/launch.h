@@ -79,6 +79,9 @@ struct LaunchRequest {
   int64_t vector_core_num = 48;
   int64_t cube_core_num = 24;
   bool check_api = true;  // run the API catalog checks on the kernel's functions first
+  // Limits as in SimOptions (0: the defaults, the work budget derived from the tensors' sizes).
+  int64_t work_budget = 0;
+  int64_t memory_limit_bytes = 0;
 };
 
 struct LaunchResult {
