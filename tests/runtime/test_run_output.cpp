@@ -105,3 +105,38 @@ TEST_CASE("a module-level import error is a traceback without a test function") 
   CHECK(cases[1].name == "(module level)");
   CHECK(cases[1].status == CaseStatus::kError);
 }
+
+TEST_CASE("the AssertionError of the _assert_precision opdev gen writes is a precision failure") {
+  const std::string out =
+      "Traceback (most recent call last):\n"
+      "  File \"custom/softmax/test_softmax.py\", line 300, in <module>\n"
+      "    test_softmax_col_tail()\n"
+      "  File \"custom/softmax/test_softmax.py\", line 250, in test_softmax_col_tail\n"
+      "    _assert_precision(\"test_softmax_col_tail [3, 200]\", y, x)\n"
+      "  File \"custom/softmax/test_softmax.py\", line 40, in _assert_precision\n"
+      "    raise AssertionError(\"[{}] precision FAIL: {}\".format(label, summary))\n"
+      "AssertionError: [test_softmax_col_tail [3, 200]] precision FAIL: precision FAIL\n"
+      "    atol            : 3.333e-03 thresh=1.953e-03 check=GT  [CHECK_FAILED]\n"
+      "    rtol            : 6.667e-01 thresh=1.953e-03 check=GT  [CHECK_FAILED]\n"
+      "    matched_ratio   : 0.9967    thresh=0.9900    check=LT\n"
+      "    max_abs_error   : 1.000e+00 thresh=1.000e-01 check=GT  [CHECK_FAILED]\n";
+  auto parsed = ParseRunOutput(out);
+  REQUIRE(parsed.tracebacks.size() == 1);
+  REQUIRE(parsed.events.size() == 1);
+  const CaseResult& fail = parsed.events[0];
+  CHECK(fail.name == "test_softmax_col_tail");
+  CHECK(fail.status == CaseStatus::kPrecisionFail);
+  CHECK(fail.summary.rfind("precision FAIL", 0) == 0);
+  REQUIRE(fail.metrics.matched_ratio.has_value());
+  CHECK(*fail.metrics.matched_ratio == Approx(0.9967));
+  CHECK(fail.metrics.failed_checks.size() == 3);
+
+  // Any other AssertionError stays an error.
+  auto other = ParseRunOutput(
+      "Traceback (most recent call last):\n"
+      "  File \"t.py\", line 5, in test_x\n"
+      "    assert y.shape == x.shape\n"
+      "AssertionError: shapes differ\n");
+  REQUIRE(other.events.size() == 1);
+  CHECK(other.events[0].status == CaseStatus::kError);
+}

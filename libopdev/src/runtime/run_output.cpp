@@ -203,10 +203,17 @@ ParsedOutput ParseRunOutput(const std::string& text) {
       r.output_line = tb.first_line;
       r.error = tb.exception_type.empty() ? tb.message
                                           : absl::StrCat(tb.exception_type, ": ", tb.message);
-      if (tb.message.find("精度不达标") != std::string::npos) {
+      // A precision verdict raised by the test: the pipeline's `精度不达标` message, or the
+      // `[label] precision FAIL: <summary>` of the _assert_precision opdev gen writes.
+      size_t marker = tb.message.find("精度不达标");
+      size_t marker_len = std::string("精度不达标").size();
+      if (marker == std::string::npos && tb.exception_type == "AssertionError") {
+        marker = tb.message.find("] precision FAIL");
+        marker_len = std::string("] precision FAIL").size();
+      }
+      if (marker != std::string::npos) {
         r.status = CaseStatus::kPrecisionFail;
-        size_t p = tb.message.find("精度不达标");
-        r.summary = Trim(tb.message.substr(p + std::string("精度不达标").size()));
+        r.summary = Trim(tb.message.substr(marker + marker_len));
         if (!r.summary.empty() && (r.summary[0] == ':')) r.summary = Trim(r.summary.substr(1));
         if (r.summary.rfind("\xEF\xBC\x9A", 0) == 0) r.summary = Trim(r.summary.substr(3));  // '：'
         r.metrics = ParsePrecisionSummary(r.summary);
