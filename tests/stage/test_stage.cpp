@@ -63,7 +63,7 @@ TEST_CASE("opdev stage on the softmax example runs every step and writes the rep
   if (any_failed) CHECK_FALSE(r->verdict.failure_category.empty());
 }
 
-TEST_CASE("the no-gen round verifies a hand-written kernel and ends CLEAN on the simulator") {
+TEST_CASE("the no-gen round verifies a hand-written kernel: every case passes, only the verifier's metric grep fails") {
   fs::path dir = CopyExample("nogen");
   // The self-check reference kernel, with the kernel name DESIGN_BINDINGS plans.
   auto text = opdev::ReadTextFile(std::string(OPDEV_SOURCE_DIR) + "/tests/data/selfcheck/softmax/test_softmax.py");
@@ -78,8 +78,32 @@ TEST_CASE("the no-gen round verifies a hand-written kernel and ends CLEAN on the
   REQUIRE(r.ok());
   INFO(r->ToMarkdown());
   CHECK_FALSE(r->generated);
-  CHECK(r->verdict.outcome == "CLEAN");
-  CHECK(r->verdict.failure_category.empty());
+  // The test file runs under the CPU device and prints the newest precision_compare summary
+  // (`matched_ratio   : …`), which lacks the literal `matched_ratio=` the verifier's S4-9 greps
+  // for (an upstream conflict, /work/shared/reference/pypto-pro-contracts.md §8.1): the
+  // self-check reports exactly that finding, and nothing else fails.
+  CHECK(r->verdict.outcome == "FAIL");
+  for (const auto& st : r->steps) {
+    INFO(st.name);
+    if (st.name != "selfcheck") {
+      CHECK(st.status != StepStatus::kFindings);
+      CHECK(st.status != StepStatus::kFailed);
+      continue;
+    }
+    // The self-check document: the failing items and their error codes.
+    std::vector<std::string> failed, codes;
+    for (const auto& item : st.detail.at("items").as_array()) {
+      const auto& o = item.as_object();
+      if (o.at("status").as_string() != "fail") continue;
+      failed.emplace_back(o.at("id").as_string());
+      for (const auto& f : o.at("findings").as_array())
+        if (f.as_object().at("severity").as_string() == "error")
+          codes.emplace_back(f.as_object().at("code").as_string());
+    }
+    CHECK(failed == std::vector<std::string>{"S4-9"});
+    CHECK(codes == std::vector<std::string>{"SC-RUN-METRICS"});
+  }
+  REQUIRE_FALSE(r->cases.empty());
   for (const auto& c : r->cases) CHECK(c.status == opdev::runtime::CaseStatus::kPass);
   CHECK(Hash(dir / "test_softmax.py") == opdev::Sha256Hex(src));  // --no-gen never rewrites it
 }
