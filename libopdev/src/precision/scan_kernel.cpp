@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #if defined(__x86_64__)
+#include <cpuid.h>
 #include <immintrin.h>
 #endif
 
@@ -18,7 +19,12 @@
 // AVX-512 implies FMA, and GCC contracts a*b+c into one fused operation by default in C++;
 // that would round differently from the baseline build (and the per-element path), so every
 // kernel here keeps separate multiplies and adds.
+// GCC and clang spell the contraction switch and the per-region ISA (below) differently.
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#else
 #pragma GCC optimize("fp-contract=off")
+#endif
 
 namespace opdev::precision {
 
@@ -30,26 +36,42 @@ const ScanKernels kKernels = {"baseline", Load, Block};
 }  // namespace scan_baseline
 
 #if defined(__x86_64__)
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2,f16c"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx2,f16c")
+#endif
 namespace scan_avx2 {
 #define OPDEV_SCAN_ISA 1
 #include "precision/scan_kernel.inc"
 #undef OPDEV_SCAN_ISA
 }  // namespace scan_avx2
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 namespace scan_avx2 {
 const ScanKernels kKernels = {"avx2", Load, Block};
 }  // namespace scan_avx2
 
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2,f16c,avx512f,avx512bw,avx512dq,avx512vl"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx2,f16c,avx512f,avx512bw,avx512dq,avx512vl")
+#endif
 namespace scan_avx512 {
 #define OPDEV_SCAN_ISA 2
 #include "precision/scan_kernel.inc"
 #undef OPDEV_SCAN_ISA
 }  // namespace scan_avx512
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 namespace scan_avx512 {
 const ScanKernels kKernels = {"avx512", Load, Block};
 }  // namespace scan_avx512
@@ -61,7 +83,9 @@ bool HasAvx2() {
 #if defined(__x86_64__)
   static const bool avx2 = [] {
     __builtin_cpu_init();  // harmless when already done; needed if first called from a constructor
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;  // F16C from CPUID (clang's builtin lacks it)
+    const bool f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C) != 0;
+    return __builtin_cpu_supports("avx2") && f16c;
   }();
   return avx2;
 #else
