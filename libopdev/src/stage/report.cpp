@@ -18,7 +18,7 @@ std::string Cell(std::string s) {
   return s;
 }
 
-std::string Metric(const std::optional<double>& v, const char* fmt) {
+std::string Metric(const std::optional<double>& v, const absl::FormatSpec<double>& fmt) {
   return v ? absl::StrFormat(fmt, *v) : std::string("—");
 }
 

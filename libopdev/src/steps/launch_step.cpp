@@ -85,7 +85,7 @@ bool ReadValue(const boost::json::value& v, const std::string& where, HostValue*
       for (const auto& kv : f->as_object()) {
         HostValue fv;
         if (!ReadValue(kv.value(), where + "." + std::string(kv.key()), &fv, error)) return false;
-        h.fields.emplace_back(std::string(kv.key()), std::move(fv));
+        h.fields.push_back({std::string(kv.key()), std::move(fv)});
       }
     }
     *out = std::move(h);

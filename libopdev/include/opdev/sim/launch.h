@@ -39,6 +39,8 @@ namespace opdev::sim {
 // A host value handed to a launch: a Python scalar, string, None, a tensor (by index into
 // LaunchRequest::tensors), a tuple or list, an object with attributes (a dataclass
 // instance) or a named PyPTO-Pro constant ("pl.DT_FP16", "pl.MaskPattern.ALL").
+struct HostField;
+
 struct HostValue {
   enum class Kind { kNone, kBool, kInt, kFloat, kStr, kTensor, kTuple, kList, kObject, kConstant };
   Kind kind = Kind::kNone;
@@ -46,15 +48,30 @@ struct HostValue {
   double f = 0;        // kFloat
   std::string s;       // kStr text, kConstant qualified name, kObject type name
   std::vector<HostValue> items;                           // kTuple, kList
-  std::vector<std::pair<std::string, HostValue>> fields;  // kObject attributes, in order
+  std::vector<HostField> fields;  // kObject attributes, in order
 
-  static HostValue Int(int64_t v) { HostValue h; h.kind = Kind::kInt; h.i = v; return h; }
-  static HostValue Float(double v) { HostValue h; h.kind = Kind::kFloat; h.f = v; return h; }
-  static HostValue Bool(bool v) { HostValue h; h.kind = Kind::kBool; h.i = v ? 1 : 0; return h; }
-  static HostValue Str(std::string v) { HostValue h; h.kind = Kind::kStr; h.s = std::move(v); return h; }
-  static HostValue Tensor(int64_t index) { HostValue h; h.kind = Kind::kTensor; h.i = index; return h; }
-  static HostValue Constant(std::string q) { HostValue h; h.kind = Kind::kConstant; h.s = std::move(q); return h; }
+  static HostValue Int(int64_t v);
+  static HostValue Float(double v);
+  static HostValue Bool(bool v);
+  static HostValue Str(std::string v);
+  static HostValue Tensor(int64_t index);
+  static HostValue Constant(std::string q);
 };
+
+// One attribute of a kObject value (a struct declared ahead, not a std::pair: a pair of the
+// still incomplete HostValue cannot be instantiated inside HostValue with clang + libstdc++).
+struct HostField {
+  std::string name;
+  HostValue value;
+};
+
+// Defined once HostField is complete (a HostValue holds a vector of them).
+inline HostValue HostValue::Int(int64_t v) { HostValue h; h.kind = Kind::kInt; h.i = v; return h; }
+inline HostValue HostValue::Float(double v) { HostValue h; h.kind = Kind::kFloat; h.f = v; return h; }
+inline HostValue HostValue::Bool(bool v) { HostValue h; h.kind = Kind::kBool; h.i = v ? 1 : 0; return h; }
+inline HostValue HostValue::Str(std::string v) { HostValue h; h.kind = Kind::kStr; h.s = std::move(v); return h; }
+inline HostValue HostValue::Tensor(int64_t index) { HostValue h; h.kind = Kind::kTensor; h.i = index; return h; }
+inline HostValue HostValue::Constant(std::string q) { HostValue h; h.kind = Kind::kConstant; h.s = std::move(q); return h; }
 
 // A tensor in the caller's memory: C-order contiguous elements of `dtype`. It is read before
 // the launch and, when some core wrote it, overwritten with the kernel's result afterwards.
