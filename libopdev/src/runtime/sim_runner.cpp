@@ -12,6 +12,7 @@
 
 #include <boost/json/serialize.hpp>
 
+#include <cmath>
 #include <filesystem>
 #include <random>
 
@@ -75,7 +76,21 @@ absl::StatusOr<SimRunResult> RunOnSimulator(const SimRunOptions& opts) {
       std::int64_t n = 1;
       for (auto d : in.shape) n *= d;
       std::vector<double> values(static_cast<size_t>(std::max<std::int64_t>(n, 0)));
-      for (auto& v : values) v = normal(rng);
+      if (in.value_range && IsFloating(in.dtype)) {
+        std::uniform_real_distribution<double> uniform(in.value_range->first, in.value_range->second);
+        for (auto& v : values) v = uniform(rng);
+      } else if (in.value_range) {
+        const double lo = std::ceil(in.value_range->first), hi = std::floor(in.value_range->second);
+        if (!(lo <= hi) || lo < -9.0e18 || hi > 9.0e18)
+          return absl::InvalidArgumentError(absl::StrCat(
+              "input ", in.name, " of case ", c.name, ": value_range [", in.value_range->first, ", ",
+              in.value_range->second, "] holds no integer of ", std::string(DTypeName(in.dtype))));
+        std::uniform_int_distribution<std::int64_t> uniform(static_cast<std::int64_t>(lo),
+                                                            static_cast<std::int64_t>(hi));
+        for (auto& v : values) v = static_cast<double>(uniform(rng));
+      } else {
+        for (auto& v : values) v = normal(rng);
+      }
       auto t = precision::Tensor::FromDoubles(in.dtype, precision::Shape(in.shape.begin(), in.shape.end()), values);
       if (!t.ok()) return t.status();
       std::string path = (fs::path(opts.work_dir) / absl::StrCat(c.name, ".in", ii, ".npy")).string();

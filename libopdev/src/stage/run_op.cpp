@@ -6,6 +6,7 @@
 
 #include "opdev/contract/design_doc.h"
 #include "opdev/contract/module_interfaces.h"
+#include "opdev/contract/spec_contract.h"
 #include "opdev/plan/naming.h"
 #include "opdev/support/file_io.h"
 #include "opdev/runtime/device_env.h"
@@ -49,10 +50,11 @@ std::vector<std::string> ShapeSymbols(const std::string& text) {
 
 // The simulator inputs of a case: the §8 shape binds the symbols of the first primary input's
 // shape (or `dims` binds every symbol by name); every primary input takes its shape from those
-// symbols (or literal dims).
+// symbols (or literal dims), and its value range from the SPEC input of the same name.
 std::optional<runtime::SimCase> SimCaseFor(const std::string& name, const std::vector<std::int64_t>& shape,
                                            const std::vector<std::pair<std::string, std::int64_t>>& dims,
-                                           const contract::ModuleInterfaces& mi) {
+                                           const contract::ModuleInterfaces& mi,
+                                           const std::optional<contract::SpecContract>& spec) {
   if (mi.primary_inputs.empty()) return std::nullopt;
   auto first_syms = ShapeSymbols(mi.primary_inputs.front().shape);
   runtime::SimCase sc;
@@ -67,6 +69,8 @@ std::optional<runtime::SimCase> SimCaseFor(const std::string& name, const std::v
   for (const auto& in : mi.primary_inputs) {
     runtime::SimInput si;
     si.name = in.name;
+    if (spec)
+      if (const contract::SpecTensor* t = spec->FindInput(in.name)) si.value_range = t->value_range;
     auto dt = ParseDType(in.dtype);
     if (!dt) ok = false;
     else si.dtype = *dt;
@@ -307,8 +311,9 @@ absl::StatusOr<RunOpResult> RunOp(const RunOpOptions& opts) {
   so.python = opts.python;
   so.work_dir = (fs::path(log_dir) / "sim").string();
   std::vector<std::string> unsupported;
+  const auto spec = contract::LoadSpecContract(opts.op_dir, &diags);
   for (const auto& c : cases) {
-    auto sc = SimCaseFor(c.name, c.shape, c.dims, *mi);
+    auto sc = SimCaseFor(c.name, c.shape, c.dims, *mi, spec);
     if (!sc) {
       unsupported.push_back(c.name);
       continue;
@@ -391,13 +396,14 @@ absl::StatusOr<triage::CaseRunner> MakeSimCaseRunner(const RunOpOptions& opts, c
   base.record_provenance = true;
   auto counter = std::make_shared<int>(0);
   contract::ModuleInterfaces interfaces = std::move(*mi);
-  return triage::CaseRunner([base, interfaces, log_dir, counter](const std::vector<triage::ReproCase>& batch)
+  std::optional<contract::SpecContract> spec = contract::LoadSpecContract(opts.op_dir, &diags);
+  return triage::CaseRunner([base, interfaces, spec, log_dir, counter](const std::vector<triage::ReproCase>& batch)
                                 -> absl::StatusOr<std::vector<triage::ReproRun>> {
     runtime::SimRunOptions so = base;
     so.work_dir = (fs::path(log_dir) / "triage" / absl::StrCat("batch", ++*counter)).string();
     std::vector<size_t> index(batch.size(), SIZE_MAX);
     for (size_t i = 0; i < batch.size(); ++i) {
-      auto sc = SimCaseFor(absl::StrCat("t", i), batch[i].shape, {}, interfaces);
+      auto sc = SimCaseFor(absl::StrCat("t", i), batch[i].shape, {}, interfaces, spec);
       if (!sc) continue;
       sc->seed = batch[i].seed;
       index[i] = so.cases.size();

@@ -18,6 +18,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace opdev::runtime {
@@ -26,6 +27,10 @@ struct SimInput {
   std::string name;
   std::vector<std::int64_t> shape;
   DType dtype = DType::kFloat16;
+  // SPEC.md's value_range of this input: values are drawn uniformly over it (integers over
+  // the whole numbers inside it), as the generated tests' _make_input draws them; without
+  // one, normal(0, 1).
+  std::optional<std::pair<double, double>> value_range;
 };
 
 struct SimCase {
