@@ -21,14 +21,6 @@ std::string TensorAnnotation(const SpecTensor& t, const GenContext& ctx) {
                          std::string(DTypePlName(*t.dtype)));
 }
 
-const SpecTensor* FindSpecTensor(const SpecContract& spec, const std::string& name) {
-  for (const auto& t : spec.inputs)
-    if (t.name == name) return &t;
-  for (const auto& t : spec.outputs)
-    if (t.name == name) return &t;
-  return nullptr;
-}
-
 bool IsCubeSection(const std::string& s) { return s.find("cube") != std::string::npos; }
 bool IsVectorSection(const std::string& s) { return s.find("vector") != std::string::npos; }
 
@@ -85,12 +77,14 @@ std::optional<KernelSignature> ReadKernelSignature(const CodeRegion* kernel, Gen
                                   absl::StrJoin(kernel->params, ", "),
                                   absl::StrJoin(ctx.launch->args, ", ")));
   for (const auto& a : ctx.launch->args) {
-    const SpecTensor* t = FindSpecTensor(*ctx.spec, a);
+    const SpecTensor* t = ctx.FindTensor(a);
     if (!t) {
       ctx.Violation("CODEGEN-LAUNCH-ARG", ctx.launch->line, "§5",
                     absl::StrFormat("launch argument %s is neither a SPEC input nor a SPEC "
-                                    "output",
-                                    a));
+                                    "output%s",
+                                    a, ctx.workspaces.empty() ? ""
+                                                              : " nor a Module output of "
+                                                                "module_interfaces.yaml"));
       continue;
     }
     sig.param_decls.push_back(a + ": " + TensorAnnotation(*t, ctx));

@@ -37,4 +37,16 @@ std::vector<std::string> GenContext::LiteralConstantsEqualTo(std::int64_t v) con
   return names;
 }
 
+const SpecTensor* GenContext::FindTensor(const std::string& name) const {
+  if (spec) {
+    for (const auto& t : spec->inputs)
+      if (t.name == name) return &t;
+    for (const auto& t : spec->outputs)
+      if (t.name == name) return &t;
+  }
+  for (const auto& t : workspaces)
+    if (t.name == name) return &t;
+  return nullptr;
+}
+
 }  // namespace opdev::codegen

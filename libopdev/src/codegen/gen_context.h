@@ -50,6 +50,16 @@ struct GenContext {
   std::optional<LaunchContract> launch;
   std::optional<BlockDimContract> block_dim;
 
+  // L1 rounds (empty / unset for L0, whose file follows SPEC alone).
+  std::string round_text = "L0";         // header: "L0", "L1 Module 2 of 2, staged", ...
+  std::string golden_fn;                 // function of golden_cpu to call ("" = golden_cpu)
+  bool staged = false;                   // the file lives in modules/: the op dir goes on sys.path
+  std::vector<SpecTensor> workspaces;    // Module outputs that are no SPEC tensor (GM workspaces)
+  std::vector<std::string> round_args;   // the round kernel's launch arguments ("" = §5's)
+  std::vector<std::string> returns;      // what the wrapper returns (empty = the SPEC outputs)
+  std::optional<std::set<std::string>> slot_scope;  // tile variables of the round's Modules
+  const SpecTensor* FindTensor(const std::string& name) const;  // SPEC inputs/outputs, workspaces
+
   const std::string& file() const { return design->path; }
   // The §2.1 names bound to a plain integer literal equal to `v`, in §2.1 order.
   std::vector<std::string> LiteralConstantsEqualTo(std::int64_t v) const;

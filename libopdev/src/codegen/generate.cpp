@@ -9,6 +9,8 @@
 #include "opdev/contract/spec_contract.h"
 #include "source_map_builder.h"
 #include "table_checks.h"
+#include "l1_slice.h"
+#include "opdev/contract/module_interfaces.h"
 
 #include "opdev/api/checker.h"
 #include "opdev/budget/const_eval.h"
@@ -21,6 +23,7 @@
 #include "opdev/support/file_io.h"
 
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 
 #include <boost/filesystem.hpp>
 
@@ -107,6 +110,148 @@ py::Module MakeModule(std::vector<py::StmtPtr> body, const std::string& name) {
   return m;
 }
 
+// Shape "[M, N]" of module_interfaces.yaml as SPEC-style symbols.
+std::vector<std::string> ShapeSymbols(const std::string& shape) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : shape) {
+    if (c == '[' || c == ']' || c == ' ') continue;
+    if (c == ',') {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+      continue;
+    }
+    cur += c;
+  }
+  if (!cur.empty()) out.push_back(cur);
+  return out;
+}
+
+// The names, goldens and tensors of an L1 Module k round (stage4.md §3, §5 step 6).
+void SetUpModuleRound(const contract::ModuleInterfaces& mi, int k, GenContext& ctx) {
+  ctx.staged = true;
+  ctx.round_text = absl::StrFormat("L1 Module %d of %d, staged", k, mi.modules.size());
+  const contract::ModuleDecl* md = mi.FindModule(k);
+  ctx.golden_fn = md && !md->golden_stage_fn.empty() ? md->golden_stage_fn : ctx.golden_cpu;
+  for (const auto& m : mi.modules)
+    for (const auto& o : m.outputs) {
+      if (ctx.FindTensor(o.name)) continue;
+      SpecTensor t;
+      t.name = o.name;
+      t.shape = ShapeSymbols(o.shape);
+      t.dtype = ParseDType(o.dtype);
+      t.dtype_text = o.dtype;
+      if (!t.dtype) {
+        ctx.diags
+            ->Error("CODEGEN-L1-TENSOR", category::kDesignViolation, mi.path, o.line,
+                    absl::StrFormat("Module %d output %s has dtype `%s`, which is no tensor dtype",
+                                    m.id, o.name, o.dtype))
+            .evidence = o.dtype;
+        continue;
+      }
+      ctx.workspaces.push_back(std::move(t));
+    }
+  if (md)
+    for (const auto& o : md->outputs) ctx.returns.push_back(o.name);
+}
+
+// Modules 1..k of the fused §1 kernel, each through the backend of its section, composed into
+// the one kernel of the round (l1_slice.h says what is kept).
+std::optional<ComposedKernel> ComposeModuleRound(const contract::DesignDoc& design, int k,
+                                                 const KernelSignature& full_sig,
+                                                 const contract::ModuleInterfaces& mi,
+                                                 GenContext& ctx, std::string* backend_name) {
+  auto slices = SliceFusedKernel(design, k, full_sig.params, ctx);
+  if (!slices) return std::nullopt;
+  KernelSignature sig;
+  sig.name = full_sig.name;
+  for (size_t i = 0; i < full_sig.params.size(); ++i)
+    if (std::find(slices->used_params.begin(), slices->used_params.end(), full_sig.params[i]) !=
+        slices->used_params.end()) {
+      sig.params.push_back(full_sig.params[i]);
+      if (i < full_sig.param_decls.size()) sig.param_decls.push_back(full_sig.param_decls[i]);
+    }
+  for (const auto& r : ctx.returns)
+    if (std::find(sig.params.begin(), sig.params.end(), r) == sig.params.end()) {
+      const contract::ModuleDecl* md = mi.FindModule(k);
+      ctx.Violation("CODEGEN-L1-MODULE-OUTPUT", ctx.launch ? ctx.launch->line : 0, "§5",
+                    absl::StrFormat("Module %d's output %s (module_interfaces.yaml line %d) is "
+                                    "not a §5 launch argument that Modules 1..%d use: the staged "
+                                    "wrapper cannot return it",
+                                    k, r, md ? md->line : 0, k));
+    }
+  if (ctx.diags->HasErrors()) return std::nullopt;
+  ctx.round_args = sig.params;
+  ctx.slot_scope = slices->declared;
+  std::vector<ModuleCode> modules;
+  std::vector<std::string> names;
+  for (auto& slice : slices->modules) {
+    std::unique_ptr<Backend> b =
+        slice.section == "cube" ? MakeCubeMatmulBackend() : MakeVectorVfBackend();
+    if (!b->PrepareRegions(slice.code, ctx)) return std::nullopt;
+    auto m = b->BuildModule(slice.code, sig, ctx);
+    if (!m) return std::nullopt;
+    m->module = slice.module;
+    m->kernel_region = nullptr;  // the slice's regions end with this function
+    names.push_back(std::string(b->Name()));
+    modules.push_back(std::move(*m));
+  }
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  *backend_name = absl::StrJoin(names, "+");
+  auto composed = ComposeKernel(sig, std::move(modules), ctx);
+  if (composed) {
+    composed->kind_text = "Vector/Cube fusion";
+    composed->provenance =
+        "the module constants are DESIGN §2.1 verbatim, the kernel is Modules 1..k of the fused\n"
+        "DESIGN §1 kernel (each Module's section block through its section's backend, the\n"
+        "cross-core calls whose partner Module is still to come left out), the wrapper\n";
+  }
+  return composed;
+}
+
+// The last verified staged file equals the transcription of Modules 1..k-1.
+bool CheckStartingPoint(const std::string& op_dir, const GenerateOptions& opts,
+                        const plan::RoundPlan& plan, Diagnostics& diags) {
+  if (!plan.starting_point || plan.starting_point->rel == plan.product.rel) return true;
+  const std::string prev_path = plan.starting_point->path;
+  auto prev = ReadTextFile(prev_path);
+  if (!prev.ok()) {
+    diags.Error("CODEGEN-L1-START", category::kMissingFile, prev_path, 0,
+                "the last verified staged file cannot be read: " +
+                    std::string(prev.status().message()));
+    return false;
+  }
+  GenerateOptions o = opts;
+  o.dispatch.module_k = *plan.module_k - 1;
+  GenerateResult again = GenerateKernelFile(op_dir, o);
+  if (!again.ok()) {
+    diags.Error("CODEGEN-L1-START", category::kImplementationError, prev_path, 0,
+                "Modules 1..k-1 cannot be transcribed again to compare with the last verified "
+                "staged file");
+    return false;
+  }
+  if (again.file->content == *prev) return true;
+  // First differing line, for the message.
+  int line = 1;
+  const std::string& a = again.file->content;
+  const size_t n = std::min(a.size(), prev->size());
+  size_t i = 0;
+  while (i < n && a[i] == (*prev)[i]) {
+    if (a[i] == '\n') ++line;
+    ++i;
+  }
+  diags.Error("CODEGEN-L1-START-DIFFERS", category::kImplementationError, prev_path, line,
+              absl::StrFormat("the last verified staged file %s differs from the transcription of "
+                              "Modules 1..%d from line %d on: a new Module starts as a copy of "
+                              "that file, and opdev cannot carry its edits into Module %d's "
+                              "file (regenerate it with `opdev gen --module-k %d`, or extend it "
+                              "by hand)",
+                              plan.starting_point->rel, *plan.module_k - 1, line,
+                              *plan.module_k, *plan.module_k - 1));
+  return false;
+}
+
 }  // namespace
 
 boost::json::object GenerateResult::ToJson() const {
@@ -152,14 +297,14 @@ GenerateResult GenerateKernelFile(const std::string& op_dir, const GenerateOptio
                   "cannot plan the round: " + std::string(plan.status().message()));
     return result;
   }
-  if (plan->mode != plan::Mode::kL0) {
+  if (plan->mode == plan::Mode::kL1Finalize || plan->mode == plan::Mode::kL1FinalizeRetry) {
     diags.Error(code::kModeUnsupported, category::kCapabilityGap, op_dir, 0,
-                absl::StrFormat("generation of %s rounds (%s) needs the Cube/fusion backend, "
-                                "which this build does not provide; only L0 pure-Vector "
-                                "operators are generated",
+                absl::StrFormat("%s rounds (%s) are not generated by this build",
                                 std::string(plan::ModeName(plan->mode)), plan->product.rel));
     return result;
   }
+  const bool l1 = plan->mode == plan::Mode::kL1Module;
+  const int module_k = l1 ? static_cast<int>(*plan->module_k) : 0;
 
   Diagnostics load_diags;
   contract::LoadOptions lopts;
@@ -187,6 +332,21 @@ GenerateResult GenerateKernelFile(const std::string& op_dir, const GenerateOptio
   ctx.target = opts.target;
   ctx.diags = &diags;
   if (spec->inputs.empty()) return result;
+  std::optional<contract::ModuleInterfaces> mi;
+  if (l1) {
+    Diagnostics mi_diags;
+    auto m = contract::LoadModuleInterfaces(op_dir + "/module_interfaces.yaml", &mi_diags);
+    if (!m.ok()) {
+      diags.Append(mi_diags);
+      if (!diags.HasErrors())
+        diags.Error("CODEGEN-PLAN", category::kInputError, op_dir + "/module_interfaces.yaml", 0,
+                    std::string(m.status().message()));
+      return result;
+    }
+    mi = std::move(*m);
+    SetUpModuleRound(*mi, module_k, ctx);
+    if (diags.HasErrors()) return result;
+  }
 
   auto code = ExtractDesignCode(design, &diags, /*require_kernel=*/false);
   if (!code) return result;
@@ -200,16 +360,25 @@ GenerateResult GenerateKernelFile(const std::string& op_dir, const GenerateOptio
   if (diags.HasErrors()) return result;
   const bool skeleton = !code->Kernel();  // the backend builds the regions from a §1 chain
   // The Module's backend builds its section code; the composer puts the §5 signature and
-  // launch policy around it.
-  std::unique_ptr<Backend> backend = SelectBackend(ctx);
-  if (!backend || !backend->PrepareRegions(*code, ctx)) return result;
+  // launch policy around it. An L1 round builds Modules 1..k, each with its own backend.
+  std::unique_ptr<Backend> backend;
+  std::string backend_name;
   const size_t errors_before_kernel = diags.ErrorCount();
   std::optional<ComposedKernel> defs;
-  if (auto sig = ReadKernelSignature(code->Kernel(), ctx)) {
-    std::vector<ModuleCode> modules;
-    if (auto m = backend->BuildModule(*code, *sig, ctx)) modules.push_back(std::move(*m));
-    if (!modules.empty() && diags.ErrorCount() == errors_before_kernel)
-      defs = ComposeKernel(*sig, std::move(modules), ctx);
+  if (l1) {
+    if (auto sig = ReadKernelSignature(code->Kernel(), ctx))
+      defs = ComposeModuleRound(design, module_k, *sig, *mi, ctx, &backend_name);
+    if (diags.ErrorCount() != errors_before_kernel) defs.reset();
+  } else {
+    backend = SelectBackend(ctx);
+    if (!backend || !backend->PrepareRegions(*code, ctx)) return result;
+    backend_name = std::string(backend->Name());
+    if (auto sig = ReadKernelSignature(code->Kernel(), ctx)) {
+      std::vector<ModuleCode> modules;
+      if (auto m = backend->BuildModule(*code, *sig, ctx)) modules.push_back(std::move(*m));
+      if (!modules.empty() && diags.ErrorCount() == errors_before_kernel)
+        defs = ComposeKernel(*sig, std::move(modules), ctx);
+    }
   }
   auto wrapper = defs ? EmitWrapper(ctx, defs->kernel_name, defs->launch, defs->wrapper_checks)
                       : std::nullopt;
@@ -250,7 +419,6 @@ GenerateResult GenerateKernelFile(const std::string& op_dir, const GenerateOptio
       rest_rules.push_back(design_part ? "#design:" + rule : rule);
     }
   };
-  const std::string backend_name(backend->Name());
   take(EmitHelpers(ctx), false, "emitter: input and precision helpers");
   take(std::move(defs->functions), true, backend_name + " backend: function signature and body completion");
   {
@@ -288,7 +456,7 @@ GenerateResult GenerateKernelFile(const std::string& op_dir, const GenerateOptio
       budget::SlotsFromKernel(*mod, ctx.product_rel, ctx.target, &budget_diags);
   budget::BudgetReport report = budget::CheckBudget(slots);
   Diagnostics map_diff = budget::CompareWithDesignMap(
-      slots, budget::SlotsFromDesignMap(design, ctx.target), category::kImplementationError);
+      slots, ScopedDesignSlots(ctx), category::kImplementationError);
   budget_diags.Append(report.diagnostics);
   budget_diags.Append(map_diff);
   if (jits != 1 || budget_diags.HasErrors()) {
@@ -313,6 +481,9 @@ GenerateResult GenerateKernelFile(const std::string& op_dir, const GenerateOptio
   f.budget = std::move(report);
   if (mod->body.size() == parts.size())
     f.source_map = BuildSourceMap(f.rel, f.content, *mod, parts, design);
+  // A new Module k > 1 starts as a copy of the last verified staged file: that file must be
+  // exactly the transcription of Modules 1..k-1 this round extends.
+  if (l1 && module_k > 1 && !CheckStartingPoint(op_dir, opts, *plan, diags)) return result;
   result.file = std::move(f);
   return result;
 }

@@ -11,6 +11,16 @@
 
 namespace opdev::codegen {
 
+budget::SlotModel ScopedDesignSlots(const GenContext& ctx) {
+  budget::SlotModel design = budget::SlotsFromDesignMap(*ctx.design, ctx.target);
+  if (!ctx.slot_scope) return design;
+  std::vector<budget::Slot> kept;
+  for (auto& s : design.slots)
+    if (ctx.slot_scope->count(s.group.empty() ? s.name : s.group)) kept.push_back(std::move(s));
+  design.slots = std::move(kept);
+  return design;
+}
+
 budget::BudgetReport CheckSlotsAgainstTables(const py::Module& assembled, GenContext& ctx) {
   Diagnostics unresolved;
   budget::SlotModel kernel = budget::SlotsFromKernel(assembled, ctx.file(), ctx.target, &unresolved);
@@ -19,7 +29,7 @@ budget::BudgetReport CheckSlotsAgainstTables(const py::Module& assembled, GenCon
                   "a tile declaration cannot be resolved from the §2.1 constants: " + u.message,
                   u.evidence);
 
-  budget::SlotModel design = budget::SlotsFromDesignMap(*ctx.design, ctx.target);
+  budget::SlotModel design = ScopedDesignSlots(ctx);
   budget::CheckOptions copts;
   copts.category = std::string(category::kDesignViolation);
   copts.section = "§3";

@@ -15,4 +15,8 @@ namespace opdev::codegen {
 // Returns the budget report of the §3 map.
 budget::BudgetReport CheckSlotsAgainstTables(const py::Module& assembled, GenContext& ctx);
 
+// The §3 map's slots this round's file must declare: all of them for L0 and finalize, in an L1
+// Module round only those of the tile variables Modules 1..k declare (ctx.slot_scope).
+budget::SlotModel ScopedDesignSlots(const GenContext& ctx);
+
 }  // namespace opdev::codegen
