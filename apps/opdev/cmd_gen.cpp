@@ -17,7 +17,12 @@ constexpr const char* kUsage =
     "DESIGN with only a `cube_matmul:` block of (TM, TK1, TK0, TN) gets the dynamic\n"
     "two-level-K matmul structure), the §5 wrapper with block_dim capped by\n"
     "vector_core_num (Vector) or core_num (Cube) and exactly one launch, one test per §8\n"
-    "case and a __main__ runner. The file is re-parsed\n"
+    "case and a __main__ runner. --module-k K (a Vector/Cube fusion): the staged file\n"
+    "modules/test_<op>_module<suffix_K>.py holding Modules 1..K of the fused §1 kernel (one\n"
+    "section block per Module, each through its section's backend; cross-core calls kept as\n"
+    "§1 writes them once both sides are in the round), wrapper <op>_wrapper_module<suffix_K>\n"
+    "returning Module K's outputs, tests against the staged golden; Module K > 1 needs the\n"
+    "previous staged file unchanged since its round. The file is re-parsed\n"
     "and its on-chip budget checked against DESIGN §3 before it is written atomically.\n"
     "Faithful transcription: a DESIGN defect (undefined name, address that differs from §3,\n"
     "VF parameters that do not match the call, MTE op inside a VF, ...) is reported as a\n"
@@ -29,7 +34,7 @@ constexpr const char* kUsage =
 int RunGen(const std::vector<std::string>& args) {
   po::options_description opts("options");
   opts.add_options()("op_dir", po::value<std::string>(), "operator directory")(
-      "module-k", po::value<std::string>(), "L1 staged Module K (needs a fusion backend)")(
+      "module-k", po::value<std::string>(), "L1 staged Module K of a Vector/Cube fusion")(
       "finalize", po::bool_switch(), "L1 finalize (needs a fusion backend)")(
       "target", po::value<std::string>()->default_value("a5"), "a5 or a3 (budget capacities)")(
       "out", po::value<std::string>(), "write here instead of the planned path")(
