@@ -1,6 +1,8 @@
 // The "gen" step: generates the round's kernel file from the frozen op dir and writes it
 // atomically (never into a read-only file, a frozen contract or the shared reference tree).
-// Request: {"op_dir", "module_k"?: K, "finalize"?, "target"?, "out"?: FILE,
+// Request: {"op_dir", "module_k"?: K, "finalize"?, "retry"? (a verifier retry of the
+//           finalize), "cleanup_failed"? / "cleanup_succeeded"? (what the orchestrator's cleanup
+//           did; neither: opdev performs the cleanup), "target"?, "out"?: FILE,
 //           "stdout"?: true (return the file in the text instead of writing it)}
 #include "opdev/codegen/generate.h"
 #include "opdev/plan/dispatch.h"
@@ -18,6 +20,9 @@ StepResult RunGenStep(const StepContext& ctx, const boost::json::object& request
   auto target = TargetOf(ctx, rr, &error);
   auto module_k = rr.IntOrString("module_k");
   const bool finalize = rr.Bool("finalize");
+  const bool retry = rr.Bool("retry");
+  const bool cleanup_failed = rr.Bool("cleanup_failed");
+  const bool cleanup_succeeded = rr.Bool("cleanup_succeeded");
   const std::string out_path = rr.String("out");
   const bool to_stdout = rr.Bool("stdout");
   if (!rr.Ok()) return StepResult::Error(rr.error);
@@ -32,8 +37,15 @@ StepResult RunGenStep(const StepContext& ctx, const boost::json::object& request
     gopts.dispatch.module_k = *k;
   }
   gopts.dispatch.finalize = finalize;
+  gopts.dispatch.retry_of_verifier = retry;
+  if (cleanup_failed && cleanup_succeeded)
+    return StepResult::Error("--cleanup-failed and --cleanup-succeeded are exclusive");
+  if (cleanup_failed) gopts.dispatch.cleanup_succeeded = false;
+  if (cleanup_succeeded) gopts.dispatch.cleanup_succeeded = true;
   if (gopts.dispatch.module_k && gopts.dispatch.finalize)
     return StepResult::Error("--module-k and --finalize are exclusive");
+  if ((retry || cleanup_failed || cleanup_succeeded) && !finalize)
+    return StepResult::Error("--retry, --cleanup-failed and --cleanup-succeeded need --finalize");
 
   codegen::GenerateResult g = codegen::GenerateKernelFile(dir, gopts);
   std::string written;
