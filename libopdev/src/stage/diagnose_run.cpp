@@ -135,7 +135,9 @@ RunDiagnosis DiagnoseRun(const DiagnoseRunOptions& opts, const RunOpResult& run)
     } else {
       const auto& fc = in.cases[static_cast<size_t>(first_fail)];
       const std::uint64_t seed = 42 + static_cast<std::uint64_t>(first_fail);  // the run's own seed
-      auto rp = triage::MakeTrustworthy(fc.name, fc.shape, seed, facts, *runner);
+      triage::ReproOptions ropts;
+      ropts.same_path = opts.run.design_cases;  // the runner is the DESIGN-case simulator
+      auto rp = triage::MakeTrustworthy(fc.name, fc.shape, seed, facts, *runner, ropts);
       if (!rp.ok()) {
         rd.note = absl::StrCat("no reruns: ", rp.status().message());
       } else {

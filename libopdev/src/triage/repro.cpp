@@ -102,6 +102,13 @@ absl::StatusOr<Repro> MakeTrustworthy(const std::string& case_name,
   rp.alone = (*first)[0];
   rp.other_seed = (*first)[1];
   const ReproRun& alone = *rp.alone;
+  if (!Failed(alone) && !opts.same_path) {
+    rp.verdict = "not_reproduced";
+    rp.sentence = absl::StrCat(case_name, " passes when rerun alone on the simulator's DESIGN-case path, "
+                               "which is not how the run executed it: the failure belongs to that run's path "
+                               "(test file, device or harness), not shown to be flaky");
+    return rp;
+  }
   if (!Failed(alone)) {
     rp.verdict = "flaky";
     rp.sentence = absl::StrCat(case_name, " failed in the full run but passes when rerun alone with the "

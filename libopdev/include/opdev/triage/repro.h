@@ -48,14 +48,19 @@ struct ReproOptions {
   std::uint64_t other_seed_offset = 1000003;  // the second seed is the case seed + this
   int max_rounds = 3;                         // shrink passes over all axes
   size_t max_candidates = 16;                 // per axis and pass
+  // The runner runs cases the way the original run did. When not (e.g. the run executed the
+  // test file under the CPU device and the runner uses the DESIGN-case simulator), a rerun
+  // that passes is "not_reproduced", never "flaky".
+  bool same_path = true;
 };
 
 struct Repro {
   std::string case_name;
   std::vector<std::int64_t> shape;
   std::uint64_t seed = 0;
-  // "reproducible" (fails alone and with another seed), "flaky" (a rerun passed),
-  // "not_run" (the runner could not run it).
+  // "reproducible" (fails alone and with another seed), "value_dependent" (not with the other
+  // seed), "flaky" (the rerun alone passed, same path), "not_reproduced" (the rerun alone
+  // passed on another path), "not_run" (the runner could not run it).
   std::string verdict = "not_run";
   std::optional<ReproRun> alone, other_seed;
   std::vector<std::int64_t> minimal_shape;    // == shape when nothing smaller fails
