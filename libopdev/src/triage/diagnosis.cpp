@@ -84,7 +84,10 @@ std::vector<std::string> Diagnosis::SummaryLines() const {
                              RowOf(separation.symptom).check_first));
   if (!root.Location().empty())
     out.push_back(absl::StrCat("location: ", root.Location(), root.code.empty() ? "" : " (" + root.code + ")"));
-  if (repro) out.push_back(absl::StrCat("minimal repro: ", ShapeText(repro->minimal_shape), " (", repro->verdict, ")"));
+  if (repro && (repro->verdict == "reproducible" || repro->verdict == "value_dependent"))
+    out.push_back(absl::StrCat("minimal repro: ", ShapeText(repro->minimal_shape), " (", repro->verdict, ")"));
+  else if (repro)
+    out.push_back(absl::StrCat("rerun: ", repro->case_name, " ", repro->verdict));
   out.push_back(absl::StrCat("hazards: ", hazards.size(), " distinct"));
   return out;
 }
@@ -152,7 +155,8 @@ Diagnosis Diagnose(DiagnoseInput in) {
 
   // The next action.
   std::string after;
-  if (d.repro && !d.flaky) {
+  const bool reproduced = d.repro && (d.repro->verdict == "reproducible" || d.repro->verdict == "value_dependent");
+  if (reproduced) {
     std::string opposite = d.separation.passing.empty() ? "" : d.separation.passing.front();
     after = absl::StrCat("; after a fix rerun the minimal repro ", ShapeText(d.repro->minimal_shape),
                          opposite.empty() ? "" : ", then a case through the opposite branch (" + opposite + ")",

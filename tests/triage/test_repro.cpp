@@ -1,0 +1,102 @@
+// The trustworthy-failure verdicts of MakeTrustworthy on a scripted case runner: a rerun
+// alone that passes is "flaky" only when the runner runs cases the way the failed run did;
+// on another path (the run executed the test file under the CPU device, the reruns use the
+// DESIGN-case simulator) it is "not_reproduced" and nothing is shrunk. A failure that comes
+// back alone and with another seed is "reproducible" and is shrunk to the smallest failing
+// shape.
+#include "opdev/triage/diagnosis.h"
+#include "opdev/triage/repro.h"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+using namespace opdev;
+using namespace opdev::triage;
+
+namespace {
+
+ShapeFacts Facts() {
+  ShapeFacts f;
+  f.symbols = {"B", "N"};
+  f.tile_rows = 3;
+  f.tile_cols = 8192;
+  f.lanes = 128;
+  f.ranges["B"] = {1, 1024};
+  f.ranges["N"] = {1, 8192};
+  return f;
+}
+
+// A runner whose outcome is a function of the shape; counts the runs it was asked for.
+CaseRunner Scripted(bool (*fails)(const std::vector<std::int64_t>&), int* runs) {
+  return [fails, runs](const std::vector<ReproCase>& batch) -> absl::StatusOr<std::vector<ReproRun>> {
+    std::vector<ReproRun> out;
+    for (const auto& c : batch) {
+      ReproRun r;
+      r.request = c;
+      r.status = fails(c.shape) ? runtime::CaseStatus::kPrecisionFail : runtime::CaseStatus::kPass;
+      out.push_back(r);
+      ++*runs;
+    }
+    return out;
+  };
+}
+
+bool NeverFails(const std::vector<std::int64_t>&) { return false; }
+// Fails when a row has a full register and a tail register (the softmax stale-mask pattern).
+bool ColumnTailFails(const std::vector<std::int64_t>& s) { return s.size() == 2 && s[1] > 128 && s[1] % 128 != 0; }
+
+}  // namespace
+
+TEST_CASE("a rerun that passes on the run's own path is flaky, on another path not_reproduced") {
+  int runs = 0;
+  ReproOptions same;
+  auto f = MakeTrustworthy("test_softmax_col_tail", {3, 200}, 44, Facts(), Scripted(NeverFails, &runs), same);
+  REQUIRE(f.ok());
+  CHECK(f->verdict == "flaky");
+  CHECK(runs == 2);  // alone and with another seed, no shrink
+
+  runs = 0;
+  ReproOptions other;
+  other.same_path = false;
+  auto n = MakeTrustworthy("test_softmax_col_tail", {3, 200}, 44, Facts(), Scripted(NeverFails, &runs), other);
+  REQUIRE(n.ok());
+  CHECK(n->verdict == "not_reproduced");
+  CHECK(n->sentence.find("not shown to be flaky") != std::string::npos);
+  CHECK(n->minimal_shape == std::vector<std::int64_t>{3, 200});  // nothing was shrunk
+  CHECK(runs == 2);
+}
+
+TEST_CASE("a failure that comes back on another path is reproducible and is shrunk in the range") {
+  int runs = 0;
+  ReproOptions other;
+  other.same_path = false;
+  auto r = MakeTrustworthy("test_softmax_col_tail", {3, 200}, 44, Facts(), Scripted(ColumnTailFails, &runs), other);
+  REQUIRE(r.ok());
+  CHECK(r->verdict == "reproducible");
+  CHECK(r->minimal_shape == std::vector<std::int64_t>{1, 129});
+  CHECK(r->runs == runs);
+}
+
+TEST_CASE("a not_reproduced rerun offers no minimal repro in the next action or the summary") {
+  int runs = 0;
+  ReproOptions other;
+  other.same_path = false;
+  auto n = MakeTrustworthy("test_softmax_col_tail", {3, 200}, 44, Facts(), Scripted(NeverFails, &runs), other);
+  REQUIRE(n.ok());
+  DiagnoseInput in;
+  in.facts = Facts();
+  in.cases = {{"test_softmax_aligned", {3, 128}, "float16", CaseOutcome::kPass, false},
+              {"test_softmax_col_tail", {3, 200}, "float16", CaseOutcome::kFail, false}};
+  in.repro = *n;
+  Diagnosis d = Diagnose(in);
+  CHECK_FALSE(d.flaky);
+  CHECK(d.next_action.find("minimal repro") == std::string::npos);
+  bool rerun_line = false;
+  for (const auto& l : d.SummaryLines()) {
+    CHECK(l.find("minimal repro") == std::string::npos);
+    rerun_line |= l == "rerun: test_softmax_col_tail not_reproduced";
+  }
+  CHECK(rerun_line);
+}
