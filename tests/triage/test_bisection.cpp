@@ -32,8 +32,14 @@ std::vector<CaseFacts> Cases(const std::set<std::string>& fails) {
       {"tail2d", {4, 200}},        {"multitile", {7, 200}},         {"p0_batch1_n128", {1, 128}},
       {"p0_batch4_n2048", {4, 2048}}, {"p0_batch32_n4096", {32, 4096}}};
   std::vector<CaseFacts> out;
-  for (const auto& [n, s] : shapes)
-    out.push_back({"test_softmax_" + n, s, "float16", fails.count(n) ? CaseOutcome::kFail : CaseOutcome::kPass, false});
+  for (const auto& [n, s] : shapes) {
+    CaseFacts f;
+    f.name = "test_softmax_" + n;
+    f.shape = s;
+    f.dtype = "float16";
+    f.outcome = fails.count(n) ? CaseOutcome::kFail : CaseOutcome::kPass;
+    out.push_back(f);
+  }
   return out;
 }
 

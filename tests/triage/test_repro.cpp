@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace opdev;
@@ -87,8 +88,15 @@ TEST_CASE("a not_reproduced rerun offers no minimal repro in the next action or 
   REQUIRE(n.ok());
   DiagnoseInput in;
   in.facts = Facts();
-  in.cases = {{"test_softmax_aligned", {3, 128}, "float16", CaseOutcome::kPass, false},
-              {"test_softmax_col_tail", {3, 200}, "float16", CaseOutcome::kFail, false}};
+  for (auto [name, shape, outcome] : {std::tuple{"test_softmax_aligned", std::vector<std::int64_t>{3, 128}, CaseOutcome::kPass},
+                                      std::tuple{"test_softmax_col_tail", std::vector<std::int64_t>{3, 200}, CaseOutcome::kFail}}) {
+    CaseFacts f;
+    f.name = name;
+    f.shape = shape;
+    f.dtype = "float16";
+    f.outcome = outcome;
+    in.cases.push_back(f);
+  }
   in.repro = *n;
   Diagnosis d = Diagnose(in);
   CHECK_FALSE(d.flaky);

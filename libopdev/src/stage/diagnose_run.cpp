@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 
@@ -73,10 +74,13 @@ RunDiagnosis DiagnoseRun(const DiagnoseRunOptions& opts, const RunOpResult& run)
     Diagnostics pd;
     if (auto m = py::ParseModule(*text, kernel_path, &pd); m.ok()) kernel = std::move(*m);
   }
-  std::vector<std::pair<std::string, Diagnostics>> per_case;
-  for (const auto& c : run.cases) per_case.push_back({c.name, c.hazards});
-  rd.hazards = triage::GroupHazards(per_case, map ? &*map : nullptr, design ? &*design : nullptr);
-  if (run.triage.outcome == runtime::Outcome::kPass) return rd;
+  std::vector<triage::CaseHazards> per_case;
+  for (const auto& c : run.cases) per_case.push_back({c.name, c.hazards, false});
+  auto group = [&] { return triage::GroupHazards(per_case, map ? &*map : nullptr, design ? &*design : nullptr); };
+  if (run.triage.outcome == runtime::Outcome::kPass) {
+    rd.hazards = group();
+    return rd;
+  }
 
   // Facts and per-case outcomes.
   std::vector<std::string> symbols;
@@ -125,9 +129,73 @@ RunDiagnosis DiagnoseRun(const DiagnoseRunOptions& opts, const RunOpResult& run)
                                 : absl::StrCat(c.name, " ", c.label, ": ", FailedChecks(c.summary));
   }
   const bool environment = run.triage.outcome == runtime::Outcome::kNotMeasured;
+  const bool sim_reruns = opts.reruns && opts.run.backend == "sim" && !environment;
+
+  // The test file under the CPU device stops at its first failing case (an assertion ends the
+  // script), so the cases after it are not measured and the bisection would see a few cases
+  // only. The triage then measures every §8 case itself on the DESIGN-case simulator — each
+  // case its own kernel run with the run's seed convention (42 + case index) — and uses those
+  // outcomes for the cases the run did not measure; for the others it keeps the run's outcome
+  // and records whether the rerun agrees. The hazards of these reruns are grouped too (the
+  // test-file run reports error hazards only, as exceptions).
+  bool all_cases_rerun = false;
+  const bool stopped = std::any_of(in.cases.begin(), in.cases.end(), [](const triage::CaseFacts& f) {
+    return f.outcome == triage::CaseOutcome::kNotMeasured && !f.shape.empty();
+  });
+  if (sim_reruns && !opts.run.design_cases && stopped) {
+    auto runner = MakeSimCaseRunner(opts.run, run, /*provenance=*/false, "cases");
+    std::vector<triage::ReproCase> batch;
+    std::vector<size_t> index;
+    for (size_t i = 0; i < in.cases.size(); ++i) {
+      if (in.cases[i].shape.empty()) continue;
+      batch.push_back({in.cases[i].name, in.cases[i].shape, 42 + static_cast<std::uint64_t>(i)});
+      index.push_back(i);
+    }
+    absl::StatusOr<std::vector<triage::ReproRun>> res =
+        runner.ok() ? (*runner)(batch) : absl::StatusOr<std::vector<triage::ReproRun>>(runner.status());
+    if (!res.ok() || res->size() != batch.size()) {
+      rd.note = absl::StrCat("the run did not measure every §8 case and the triage could not rerun them: ",
+                             res.ok() ? "the runner returned a wrong number of runs" : res.status().message());
+    } else {
+      all_cases_rerun = true;
+      int measured_by_run = 0, rerun_only = 0;
+      std::vector<std::string> disagree;
+      for (size_t k = 0; k < batch.size(); ++k) {
+        triage::CaseFacts& f = in.cases[index[k]];
+        const triage::ReproRun& rr = (*res)[k];
+        triage::CaseOutcome o = rr.status == runtime::CaseStatus::kPass ? triage::CaseOutcome::kPass
+                                : rr.status == runtime::CaseStatus::kNotRun ? triage::CaseOutcome::kNotMeasured
+                                                                            : triage::CaseOutcome::kFail;
+        f.rerun = o;
+        if (f.outcome == triage::CaseOutcome::kNotMeasured) {
+          f.outcome = o;
+          f.measured_by = "triage_rerun";
+          f.special_values = rr.summary.find("NaN position mismatch") != std::string::npos ||
+                             rr.summary.find("Inf sign mismatch") != std::string::npos;
+          if (o != triage::CaseOutcome::kNotMeasured) ++rerun_only;
+        } else {
+          ++measured_by_run;
+          if (o != f.outcome && o != triage::CaseOutcome::kNotMeasured)
+            disagree.push_back(absl::StrCat(f.name, " (run: ", triage::CaseOutcomeName(f.outcome),
+                                            ", rerun: ", triage::CaseOutcomeName(o), ")"));
+        }
+        per_case.push_back({f.name, rr.hazards, true});
+      }
+      in.measurement = absl::StrCat(
+          "The run measured ", measured_by_run, " of ", in.cases.size(),
+          " §8 cases (the test file stops at its first failing case); the triage ran every case on the "
+          "DESIGN-case simulator and measured the other ", rerun_only, " there",
+          disagree.empty() ? std::string("; for the cases both measured the outcomes agree")
+                           : absl::StrCat("; the two paths disagree on ", absl::StrJoin(disagree, ", "),
+                                          ", so the separation mixes paths"));
+    }
+    if (first_fail < 0)  // the run failed without a failing case of its own: the first rerun failure
+      for (size_t i = 0; i < in.cases.size() && first_fail < 0; ++i)
+        if (in.cases[i].outcome == triage::CaseOutcome::kFail) first_fail = static_cast<int>(i);
+  }
 
   // Reruns, shrink and localisation on the simulator.
-  if (opts.reruns && opts.run.backend == "sim" && !environment && first_fail >= 0 &&
+  if (sim_reruns && first_fail >= 0 &&
       !in.cases[static_cast<size_t>(first_fail)].shape.empty()) {
     auto runner = MakeSimCaseRunner(opts.run, run);
     if (!runner.ok()) {
@@ -142,6 +210,9 @@ RunDiagnosis DiagnoseRun(const DiagnoseRunOptions& opts, const RunOpResult& run)
         rd.note = absl::StrCat("no reruns: ", rp.status().message());
       } else {
         in.repro = *rp;
+        // The rerun alone is the triage's own measurement of that case: its hazards count
+        // when the case was not already rerun above.
+        if (!all_cases_rerun && rp->alone) per_case.push_back({fc.name, rp->alone->hazards, true});
         rd.commands.push_back(absl::StrCat("opdev run ", opts.run.op_dir, " --backend sim --case ", fc.name,
                                            "   # rerun alone (and with seed ", seed + triage::ReproOptions{}.other_seed_offset,
                                            "), then ", rp->runs - 2, " shrink run(s) in ",
@@ -153,6 +224,7 @@ RunDiagnosis DiagnoseRun(const DiagnoseRunOptions& opts, const RunOpResult& run)
       }
     }
   }
+  rd.hazards = group();
   in.hazards = rd.hazards;
   in.route.kernel_file = kernel_path;
   in.route.generated = opts.generated;

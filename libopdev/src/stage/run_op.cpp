@@ -378,7 +378,8 @@ selfcheck::RunEvidence RunEvidenceOf(const RunOpResult& run, const std::string& 
   return e;
 }
 
-absl::StatusOr<triage::CaseRunner> MakeSimCaseRunner(const RunOpOptions& opts, const RunOpResult& run) {
+absl::StatusOr<triage::CaseRunner> MakeSimCaseRunner(const RunOpOptions& opts, const RunOpResult& run,
+                                                     bool provenance, const std::string& tag) {
   const fs::path dir(opts.op_dir);
   Diagnostics diags;
   auto mi = contract::LoadModuleInterfaces((dir / "module_interfaces.yaml").string(), &diags);
@@ -393,14 +394,14 @@ absl::StatusOr<triage::CaseRunner> MakeSimCaseRunner(const RunOpOptions& opts, c
   base.golden_module = run.golden_module;
   base.golden_fn = run.golden_fn;
   base.python = opts.python;
-  base.record_provenance = true;
+  base.record_provenance = provenance;
   auto counter = std::make_shared<int>(0);
   contract::ModuleInterfaces interfaces = std::move(*mi);
   std::optional<contract::SpecContract> spec = contract::LoadSpecContract(opts.op_dir, &diags);
-  return triage::CaseRunner([base, interfaces, spec, log_dir, counter](const std::vector<triage::ReproCase>& batch)
+  return triage::CaseRunner([base, interfaces, spec, log_dir, counter, tag](const std::vector<triage::ReproCase>& batch)
                                 -> absl::StatusOr<std::vector<triage::ReproRun>> {
     runtime::SimRunOptions so = base;
-    so.work_dir = (fs::path(log_dir) / "triage" / absl::StrCat("batch", ++*counter)).string();
+    so.work_dir = (fs::path(log_dir) / "triage" / absl::StrCat(tag, ++*counter)).string();
     std::vector<size_t> index(batch.size(), SIZE_MAX);
     for (size_t i = 0; i < batch.size(); ++i) {
       auto sc = SimCaseFor(absl::StrCat("t", i), batch[i].shape, {}, interfaces, spec);
@@ -424,6 +425,7 @@ absl::StatusOr<triage::CaseRunner> MakeSimCaseRunner(const RunOpOptions& opts, c
       out[i].status = c.status;
       out[i].summary = c.summary;
       out[i].error = c.error;
+      out[i].hazards = c.hazards;
       for (const auto& h : c.hazards.items())
         if (h.severity == Severity::kError &&
             std::find(out[i].error_codes.begin(), out[i].error_codes.end(), h.code) == out[i].error_codes.end())

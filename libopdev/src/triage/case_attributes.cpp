@@ -93,10 +93,27 @@ boost::json::object CaseMeasure::ToJson() const {
   return o;
 }
 
+const char* CaseOutcomeName(CaseOutcome o) {
+  switch (o) {
+    case CaseOutcome::kPass: return "pass";
+    case CaseOutcome::kFail: return "fail";
+    case CaseOutcome::kNotMeasured: break;
+  }
+  return "not_measured";
+}
+
 boost::json::object AttributeTable::ToJson() const {
   boost::json::object o;
   boost::json::array ms;
-  for (const auto& m : measures) ms.push_back(m.ToJson());
+  for (size_t i = 0; i < measures.size(); ++i) {
+    boost::json::object m = measures[i].ToJson();
+    if (i < cases.size()) {
+      m["outcome"] = CaseOutcomeName(cases[i].outcome);
+      m["measured_by"] = cases[i].outcome == CaseOutcome::kNotMeasured ? "" : cases[i].measured_by;
+      m["rerun"] = cases[i].rerun ? boost::json::value(CaseOutcomeName(*cases[i].rerun)) : boost::json::value(nullptr);
+    }
+    ms.push_back(std::move(m));
+  }
   o["cases"] = std::move(ms);
   boost::json::array as;
   for (const auto& a : attributes) {

@@ -33,6 +33,7 @@ boost::json::object Diagnosis::ToJson() const {
   o["localisation"] = localisation ? boost::json::value(localisation->ToJson()) : boost::json::value(nullptr);
   o["root_cause"] = root.ToJson();
   o["flaky"] = flaky;
+  o["measurement"] = measurement;
   o["why"] = why;
   o["next_action"] = next_action;
   return o;
@@ -42,6 +43,7 @@ std::string Diagnosis::ToMarkdown() const {
   std::string md;
   const SymptomRow& row = RowOf(separation.symptom);
   absl::StrAppend(&md, why, "\n\n");
+  if (!measurement.empty()) absl::StrAppend(&md, "- **measurement**: ", measurement, "\n");
   absl::StrAppend(&md, "- **separation**: ", separation.sentence, "\n");
   absl::StrAppend(&md, "- **§8 symptom**: ", row.symptom, " — check first: ", row.check_first,
                   " (layer: ", row.layer, ")\n");
@@ -65,12 +67,15 @@ std::string Diagnosis::ToMarkdown() const {
                       " | ", Cell(g.hazard.message.substr(0, 200)), " |\n");
   }
   if (!attributes.measures.empty()) {
-    absl::StrAppend(&md, "\n### Case attributes\n\n| case | outcome | shape | tiles | block_dim | registers/row | row tail | col tail |\n|---|---|---|---|---|---|---|---|\n");
+    absl::StrAppend(&md, "\n### Case attributes\n\n| case | outcome | measured by | shape | tiles | block_dim | registers/row | row tail | col tail |\n|---|---|---|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < attributes.measures.size() && i < attributes.cases.size(); ++i) {
       const auto& m = attributes.measures[i];
       const auto& c = attributes.cases[i];
       const char* out = c.outcome == CaseOutcome::kFail ? "FAIL" : c.outcome == CaseOutcome::kPass ? "PASS" : "—";
-      absl::StrAppend(&md, "| ", c.name, " | ", out, " | ", ShapeText(c.shape), " | ", m.tiles, " | ", m.block_dim,
+      std::string by = c.outcome == CaseOutcome::kNotMeasured ? "—" : c.measured_by == "run" ? "run" : "triage rerun";
+      if (c.rerun && c.measured_by == "run")
+        absl::StrAppend(&by, " (rerun: ", *c.rerun == c.outcome ? "same" : CaseOutcomeName(*c.rerun), ")");
+      absl::StrAppend(&md, "| ", c.name, " | ", out, " | ", by, " | ", ShapeText(c.shape), " | ", m.tiles, " | ", m.block_dim,
                       " | ", m.registers, " | ", m.row_tail, " | ", m.col_tail, " |\n");
     }
   }
@@ -104,6 +109,7 @@ Diagnosis Diagnose(DiagnoseInput in) {
   in.route.localisation = in.localisation;
   d.root = Route(in.route);
   d.flaky = d.repro && d.repro->verdict == "flaky";
+  d.measurement = in.measurement;
   // Hazards that locate a defect override a shape-only symptom when they name a row: an
   // out-of-range DMA on tail cases stays "only tails fail"; a coverage hazard is "cores".
   if (d.separation.kind != "separated" && !d.root.code.empty()) {
@@ -124,6 +130,7 @@ Diagnosis Diagnose(DiagnoseInput in) {
   if (in.route.environment) {
     why.push_back("The run hit an environment problem, so no case was measured.");
   } else if (nf > 0) {
+    if (!d.measurement.empty()) why.push_back(absl::StrCat(d.measurement, "."));
     why.push_back(absl::StrCat(nf, " of ", nf + np, " measured case(s) fail: ", d.separation.sentence, "."));
   }
   if (!in.route.environment)

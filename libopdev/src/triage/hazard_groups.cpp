@@ -74,17 +74,22 @@ boost::json::object HazardGroup::ToJson() const {
   for (const auto& c : cases) cs.emplace_back(c);
   o["cases"] = std::move(cs);
   o["occurrences"] = occurrences;
+  boost::json::array seen;
+  if (seen_in_run) seen.emplace_back("run");
+  if (seen_in_reruns) seen.emplace_back("triage_reruns");
+  o["seen_in"] = std::move(seen);
   auto org = origin.ToJson();
   if (!org.empty()) o["origin"] = std::move(org);
   return o;
 }
 
-std::vector<HazardGroup> GroupHazards(const std::vector<std::pair<std::string, Diagnostics>>& per_case,
+std::vector<HazardGroup> GroupHazards(const std::vector<CaseHazards>& per_case,
                                       const codegen::SourceMap* map, const contract::DesignDoc* design) {
   std::vector<HazardGroup> groups;
   std::map<std::tuple<std::string, std::string, int>, size_t> index;
-  for (const auto& [name, diags] : per_case) {
-    for (const auto& d : diags.items()) {
+  for (const auto& entry : per_case) {
+    const std::string& name = entry.case_name;
+    for (const auto& d : entry.hazards.items()) {
       auto key = std::make_tuple(d.code, d.file, d.line);
       auto it = index.find(key);
       if (it == index.end()) {
@@ -99,6 +104,7 @@ std::vector<HazardGroup> GroupHazards(const std::vector<std::pair<std::string, D
       HazardGroup& g = groups[it->second];
       if (std::find(g.cases.begin(), g.cases.end(), name) == g.cases.end()) g.cases.push_back(name);
       g.occurrences += Occurrences(d.evidence);
+      (entry.rerun ? g.seen_in_reruns : g.seen_in_run) = true;
       if (d.severity > g.hazard.severity) g.hazard.severity = d.severity;
     }
   }

@@ -71,8 +71,11 @@ absl::StatusOr<RunOpResult> RunOp(const RunOpOptions& opts);
 selfcheck::RunEvidence RunEvidenceOf(const RunOpResult& run, const std::string& op_dir);
 
 // The simulator as a triage::CaseRunner for the file `run` ran: each batch is one simulator
-// pass over its shapes (one golden process), with per-instruction provenance, under
-// <log_dir>/triage/batch<N>/. Shapes bind to the first primary input's symbols as in RunOp.
-absl::StatusOr<triage::CaseRunner> MakeSimCaseRunner(const RunOpOptions& opts, const RunOpResult& run);
+// pass over its shapes (one golden process; each case its own kernel run), with
+// per-instruction provenance unless `provenance` is false, under <log_dir>/triage/batch<N>/
+// (<log_dir>/triage/<tag><N>/ with a non-empty `tag`). Shapes bind to the first primary
+// input's symbols as in RunOp.
+absl::StatusOr<triage::CaseRunner> MakeSimCaseRunner(const RunOpOptions& opts, const RunOpResult& run,
+                                                     bool provenance = true, const std::string& tag = "batch");
 
 }  // namespace opdev::stage

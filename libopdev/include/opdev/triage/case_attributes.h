@@ -57,7 +57,15 @@ struct CaseFacts {
   std::string dtype;
   CaseOutcome outcome = CaseOutcome::kNotMeasured;
   bool special_values = false;  // the failure involves NaN/Inf
+  // Who measured `outcome`: "run" (the run itself) or "triage_rerun" (the triage ran the case
+  // on the DESIGN-case simulator because the run did not measure it). "" = not measured.
+  std::string measured_by = "run";
+  // The triage rerun's outcome when the case was rerun (also for a case the run measured, to
+  // show whether the two paths agree).
+  std::optional<CaseOutcome> rerun;
 };
+
+const char* CaseOutcomeName(CaseOutcome o);  // "pass" | "fail" | "not_measured"
 
 // One derived predicate over the cases.
 struct Attribute {

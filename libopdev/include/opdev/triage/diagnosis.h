@@ -28,6 +28,10 @@ struct Diagnosis {
   std::optional<Localisation> localisation;
   std::vector<HazardGroup> hazards;
   RootCause root;
+  // How the cases were measured when the run did not measure all of them (e.g. "the test file
+  // stopped at its first failing case; the triage ran the 5 others on the DESIGN-case
+  // simulator"); "" when the run measured every case.
+  std::string measurement;
   std::string why;           // a short paragraph
   std::string next_action;   // from the routing table and §8's after-a-fix order
   bool flaky = false;        // the first failure did not come back alone
@@ -44,6 +48,7 @@ struct DiagnoseInput {
   std::optional<Localisation> localisation;
   RouteInput route;                  // hazards/localisation are copied in from above
   std::string first_failure_text;    // the original error of the first failing case
+  std::string measurement;           // see Diagnosis::measurement
 };
 
 Diagnosis Diagnose(DiagnoseInput in);

@@ -36,12 +36,21 @@ struct HazardGroup {
   std::vector<std::string> cases;  // in run order, each once
   int occurrences = 0;             // over all cases (a loop repeats a hazard)
   KernelOrigin origin;
+  // Where it was seen: in the run itself and/or in the triage's reruns of cases on the
+  // DESIGN-case simulator (a test-file run under the CPU device reports no warnings).
+  bool seen_in_run = false, seen_in_reruns = false;
   boost::json::object ToJson() const;
 };
 
-// `per_case`: (case name, hazards of that case). Groups are sorted errors first, then by
-// file and line.
-std::vector<HazardGroup> GroupHazards(const std::vector<std::pair<std::string, Diagnostics>>& per_case,
+// The hazards of one case, from the run or from a triage rerun of that case.
+struct CaseHazards {
+  std::string case_name;
+  Diagnostics hazards;
+  bool rerun = false;
+};
+
+// Groups are sorted errors first, then by file and line. Occurrences add up over every entry.
+std::vector<HazardGroup> GroupHazards(const std::vector<CaseHazards>& per_case,
                                       const codegen::SourceMap* map, const contract::DesignDoc* design);
 
 }  // namespace opdev::triage

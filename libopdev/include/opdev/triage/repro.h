@@ -35,6 +35,7 @@ struct ReproRun {
   runtime::CaseStatus status = runtime::CaseStatus::kNotRun;
   std::string summary, error;
   std::vector<std::string> error_codes;     // codes of the error hazards of this run
+  Diagnostics hazards;                      // every hazard of this run
   std::optional<precision::Tensor> actual, golden;
   std::vector<sim::ElementOrigin> origin;   // per element of `actual`, when recorded
 };
