@@ -7,7 +7,8 @@ namespace {
 
 constexpr const char* kUsage =
     "opdev stage <op_dir> [--kb-root DIR] [--module-k K | --finalize] [--backend sim|npu]\n"
-    "            [--no-gen] [--python PATH] [--device N] [--timeout S] [--idle-timeout S] [--json]\n\n"
+    "            [--no-gen] [--design-cases] [--python PATH] [--device N] [--timeout S]\n"
+    "            [--idle-timeout S] [--json]\n\n"
     "One Stage 4 round: check -> plan -> gen (or, with --no-gen, verify the existing file) ->\n"
     "budget -> self-check -> run -> compare -> KB usage generate + check -> read-only guard ->\n"
     "verdict. Writes <op_dir>/reports/opdev/stage_report.json and stage_report.md (commands,\n"
@@ -22,6 +23,11 @@ constexpr const char* kUsage =
     "NOT_MEASURED (environment) or INCOMPLETE (a step could not run); it is opdev's\n"
     "self-check, never a verifier PASS. Progress goes to\n"
     "stderr on a terminal; --json prints only the report.\n"
+    "sim: the run step executes the test file under opdev's CPU device (as `opdev run`); when\n"
+    "it stops at its first failing case the triage measures every DESIGN §8 case on the\n"
+    "simulator. --design-cases runs the DESIGN §8 cases through the wrapper instead (the\n"
+    "diagnostic mode of `opdev run --design-cases`; a report that does not depend on how the\n"
+    "test file's stdout and stderr interleave).\n"
     "--python is the interpreter of the NPU run (default `python`); the golden and the import\n"
     "probe use --probe-python (default /usr/bin/python3).\n"
     "Exit status: 0 CLEAN, 1 FAIL / FLAKY / NOT_MEASURED / INCOMPLETE, 2 usage error.";
@@ -35,6 +41,7 @@ int Run(const std::vector<std::string>& args) {
       ("finalize", po::bool_switch(), "L1 finalize")
       ("backend", po::value<std::string>()->default_value("sim"), "sim or npu")
       ("no-gen", po::bool_switch(), "verify the existing kernel file")
+      ("design-cases", po::bool_switch(), "sim: the DESIGN §8 runner for the run step")
       ("python", po::value<std::string>(), "interpreter of the NPU run")
       ("probe-python", po::value<std::string>(), "Python with torch for the golden and import probe")
       ("device", po::value<int>(), "NPU device id")
@@ -55,7 +62,7 @@ int Run(const std::vector<std::string>& args) {
                               {"backend", vm["backend"].as<std::string>()}};
   for (const char* key : {"kb-root", "python", "probe-python", "npu-smi", "report-dir"})
     if (vm.count(key)) request[RequestKey(key)] = vm[key].as<std::string>();
-  for (const char* key : {"finalize", "no-gen"})
+  for (const char* key : {"finalize", "no-gen", "design-cases"})
     if (vm[key].as<bool>()) request[RequestKey(key)] = true;
   if (vm.count("module-k")) request["module_k"] = vm["module-k"].as<long long>();
   if (vm.count("device")) request["device"] = vm["device"].as<int>();

@@ -131,7 +131,7 @@ OPDEV_EXPORT int opdev_usage_check(opdev_context *ctx, const char *request_json,
 /* selfcheck: {"op_dir": "...", "module_k"?, "finalize"?, "backend"?} -> `opdev selfcheck --json`. */
 OPDEV_EXPORT int opdev_selfcheck(opdev_context *ctx, const char *request_json, char **result);
 
-/* stage: {"op_dir": "...", "backend"?: "sim"|"npu", "module_k"?, "finalize"?, "no_gen"?}
+/* stage: {"op_dir": "...", "backend"?: "sim"|"npu", "module_k"?, "finalize"?, "no_gen"?, "design_cases"?}
  * -> `opdev stage --json`. */
 OPDEV_EXPORT int opdev_stage(opdev_context *ctx, const char *request_json, char **result);
 

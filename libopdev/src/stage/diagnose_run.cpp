@@ -205,6 +205,7 @@ RunDiagnosis DiagnoseRun(const DiagnoseRunOptions& opts, const RunOpResult& run)
       const std::uint64_t seed = 42 + static_cast<std::uint64_t>(first_fail);  // the run's own seed
       triage::ReproOptions ropts;
       ropts.same_path = opts.run.design_cases;  // the runner is the DESIGN-case simulator
+      if (!opts.shrink) ropts.max_rounds = 0;
       auto rp = triage::MakeTrustworthy(fc.name, fc.shape, seed, facts, *runner, ropts);
       if (!rp.ok()) {
         rd.note = absl::StrCat("no reruns: ", rp.status().message());

@@ -25,6 +25,7 @@ struct DiagnoseRunOptions {
   RunOpOptions run;            // how the run was made (op dir, backend, python, logs)
   bool generated = false;      // this round wrote the kernel file
   bool reruns = true;          // rerun / shrink / localise on the simulator
+  bool shrink = true;          // shrink to a minimal repro (with reruns)
 };
 
 RunDiagnosis DiagnoseRun(const DiagnoseRunOptions& opts, const RunOpResult& run);

@@ -279,6 +279,7 @@ absl::StatusOr<StageReport> RunStage(const StageOptions& opts) {
       RunOpOptions ro;
       ro.op_dir = opts.op_dir;
       ro.backend = opts.backend;
+      ro.design_cases = opts.design_cases;
       ro.module_k = opts.module_k;
       ro.file = rep.kernel_file;
       ro.interpreter = opts.interpreter;
@@ -311,6 +312,7 @@ absl::StatusOr<StageReport> RunStage(const StageOptions& opts) {
         dopt.run = ro;
         dopt.generated = rep.generated;
         dopt.reruns = opts.triage_reruns;
+        dopt.shrink = opts.triage_shrink;
         RunDiagnosis rd = DiagnoseRun(dopt, *run);
         rep.hazard_groups = std::move(rd.hazards);
         rep.diagnosis = std::move(rd.diagnosis);

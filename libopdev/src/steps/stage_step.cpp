@@ -1,7 +1,8 @@
 // The "stage" step: the whole Stage 4 round with its verdict report. Progress lines go to
 // the context's log callback.
 // Request: {"op_dir", "kb_root"?, "module_k"?, "finalize"?, "backend"?: "sim"|"npu",
-//           "no_gen"?, "python"? (NPU run; else the context's), "probe_python"? (golden and
+//           "no_gen"?, "design_cases"? (sim: the DESIGN §8 runner for the run step),
+//           "python"? (NPU run; else the context's), "probe_python"? (golden and
 //           import probe), "device"?, "npu_smi"?, "timeout"?, "idle_timeout"?, "report_dir"?}
 #include "opdev/stage/stage.h"
 #include "opdev/steps/step.h"
@@ -18,6 +19,7 @@ StepResult RunStageStep(const StepContext& ctx, const boost::json::object& reque
   auto module_k = rr.Int("module_k");
   o.finalize = rr.Bool("finalize");
   o.no_gen = rr.Bool("no_gen");
+  o.design_cases = rr.Bool("design_cases");
   o.interpreter = PythonOf(ctx, rr, o.interpreter);
   if (std::string p = rr.String("probe_python"); !p.empty()) o.python = p;
   o.report_dir = rr.String("report_dir");

@@ -162,6 +162,12 @@ absl::StatusOr<Repro> MakeTrustworthy(const std::string& case_name,
   std::string axes;
   for (size_t a = 0; a < n; ++a)
     absl::StrAppend(&axes, a ? ", " : "", facts.Symbol(a), " = ", cur[a]);
+  if (opts.max_rounds <= 0) {
+    rp.sentence = absl::StrCat(
+        case_name, " fails again alone", seed_fails ? " and with another seed" : " but passes with another seed (the failure depends on the input values)",
+        "; not shrunk (shrinking was switched off), so ", ShapeText(cur), " is the failing shape, not a minimal one");
+    return rp;
+  }
   rp.sentence = absl::StrCat(
       case_name, " fails again alone", seed_fails ? " and with another seed" : " but passes with another seed (the failure depends on the input values)",
       "; the smallest shape that still fails the same way is ", ShapeText(cur),

@@ -38,7 +38,12 @@ struct StageOptions {
   bool finalize = false;
   std::string backend = "sim";          // "sim" | "npu"
   bool no_gen = false;                  // verify the existing file instead of generating
+  // sim: the run step uses the DESIGN §8 runner (RunOpOptions::design_cases, diagnostic mode)
+  // instead of the test file under the CPU device; its report does not depend on how the
+  // test file's stdout and stderr interleave.
+  bool design_cases = false;
   bool triage_reruns = true;            // sim: rerun, shrink and localise the first failing case
+  bool triage_shrink = true;            // with triage_reruns: also shrink to a minimal repro
   // NPU backend.
   std::string interpreter = "python";
   std::optional<int> device;

@@ -47,7 +47,7 @@ using CaseRunner =
 
 struct ReproOptions {
   std::uint64_t other_seed_offset = 1000003;  // the second seed is the case seed + this
-  int max_rounds = 3;                         // shrink passes over all axes
+  int max_rounds = 3;                         // shrink passes over all axes (0: no shrink)
   size_t max_candidates = 16;                 // per axis and pass
   // The runner runs cases the way the original run did. When not (e.g. the run executed the
   // test file under the CPU device and the runner uses the DESIGN-case simulator), a rerun
