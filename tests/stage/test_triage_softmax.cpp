@@ -12,6 +12,8 @@
 
 #include <boost/json/parse.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <set>
@@ -25,7 +27,8 @@ using namespace opdev;
 namespace {
 
 fs::path CopyExample(const std::string& tag) {
-  fs::path dir = fs::temp_directory_path() / ("opdev_test_triage_" + tag) / "softmax";
+  // Per process: other builds of this suite may run at the same time on the machine.
+  fs::path dir = fs::temp_directory_path() / ("opdev_test_triage_" + tag + "_" + std::to_string(::getpid())) / "softmax";
   fs::remove_all(dir.parent_path());
   fs::create_directories(dir.parent_path());
   fs::copy(fs::path(OPDEV_SOURCE_DIR) / "examples/softmax", dir, fs::copy_options::recursive);
