@@ -6,6 +6,7 @@
 
 #include "interpreter.h"
 #include "program.h"
+#include "run_digest.h"
 
 #include "opdev/api/catalog.h"
 #include "opdev/api/checker.h"
@@ -157,7 +158,9 @@ void ClearLaunchCache() {
   Cache().clear();
 }
 
-absl::StatusOr<LaunchResult> LaunchKernel(const LaunchRequest& req) {
+namespace {
+
+absl::StatusOr<LaunchResult> Launch(const LaunchRequest& req) {
   try {
     if (req.block_dim <= 0)
       return absl::InvalidArgumentError(absl::StrCat("block_dim must be a positive integer, got ", req.block_dim));
@@ -278,6 +281,17 @@ absl::StatusOr<LaunchResult> LaunchKernel(const LaunchRequest& req) {
   } catch (const std::exception& e) {
     return absl::InternalError(absl::StrCat("internal error: ", e.what()));
   }
+}
+
+}  // namespace
+
+absl::StatusOr<LaunchResult> LaunchKernel(const LaunchRequest& req) {
+  if (DigestLogPath().empty()) return Launch(req);
+  auto text = ReadTextFile(req.file);
+  const uint64_t key = LaunchKey(text.ok() ? std::string_view(*text) : std::string_view(), req);
+  auto r = Launch(req);
+  if (r.ok()) LogLaunch(req, key, *r);
+  return r;
 }
 
 }  // namespace opdev::sim

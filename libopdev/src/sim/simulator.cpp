@@ -4,6 +4,7 @@
 
 #include "interpreter.h"
 #include "program.h"
+#include "run_digest.h"
 
 #include "opdev/pyfront/parser.h"
 #include "opdev/support/file_io.h"
@@ -69,9 +70,10 @@ RunLimits RunLimits::For(int64_t work_budget, int64_t memory_limit_bytes, int64_
   return l;
 }
 
-absl::StatusOr<SimResult> RunKernelSource(std::string_view source, const std::string& filename,
-                                          const std::vector<precision::Tensor>& inputs,
-                                          const SimOptions& options) {
+namespace {
+
+absl::StatusOr<SimResult> RunSource(std::string_view source, const std::string& filename,
+                                    const std::vector<precision::Tensor>& inputs, const SimOptions& options) {
   Diagnostics parse_diags;
   auto mod = py::ParseModule(source, filename, &parse_diags);
   if (!mod.ok()) return mod.status();
@@ -197,6 +199,18 @@ absl::StatusOr<SimResult> RunKernelSource(std::string_view source, const std::st
   result.stats.work = in.Work();
   result.stats.work_budget = in.limits.work_budget;
   return result;
+}
+
+}  // namespace
+
+absl::StatusOr<SimResult> RunKernelSource(std::string_view source, const std::string& filename,
+                                          const std::vector<precision::Tensor>& inputs,
+                                          const SimOptions& options) {
+  if (DigestLogPath().empty()) return RunSource(source, filename, inputs, options);
+  const uint64_t key = RunKey(source, inputs, options);
+  auto r = RunSource(source, filename, inputs, options);
+  if (r.ok()) LogRun(filename, options.entry, key, *r);
+  return r;
 }
 
 absl::StatusOr<SimResult> RunKernelFile(const std::string& path, const std::vector<precision::Tensor>& inputs,
