@@ -160,7 +160,8 @@ void ClearLaunchCache() {
 
 namespace {
 
-absl::StatusOr<LaunchResult> Launch(const LaunchRequest& req) {
+// `gm_out` (digest log only): receives the launch's GM tensors.
+absl::StatusOr<LaunchResult> Launch(const LaunchRequest& req, std::vector<std::shared_ptr<GmTensor>>* gm_out) {
   try {
     if (req.block_dim <= 0)
       return absl::InvalidArgumentError(absl::StrCat("block_dim must be a positive integer, got ", req.block_dim));
@@ -215,6 +216,7 @@ absl::StatusOr<LaunchResult> Launch(const LaunchRequest& req) {
       if (!g->data.empty()) std::memcpy(g->data.data(), t.data, g->data.size());
       gm.push_back(g);
     }
+    if (gm_out) *gm_out = gm;
     Converter conv(gm);
     std::vector<std::pair<std::string, Value>> globals;
     for (const auto& [name, hv] : req.globals) {
@@ -286,11 +288,11 @@ absl::StatusOr<LaunchResult> Launch(const LaunchRequest& req) {
 }  // namespace
 
 absl::StatusOr<LaunchResult> LaunchKernel(const LaunchRequest& req) {
-  if (DigestLogPath().empty()) return Launch(req);
+  if (DigestLogPath().empty()) return Launch(req, nullptr);
+  std::vector<std::shared_ptr<GmTensor>> gm;
+  auto r = Launch(req, &gm);
   auto text = ReadTextFile(req.file);
-  const uint64_t key = LaunchKey(text.ok() ? std::string_view(*text) : std::string_view(), req);
-  auto r = Launch(req);
-  if (r.ok()) LogLaunch(req, key, *r);
+  if (r.ok()) LogLaunch(text.ok() ? std::string_view(*text) : std::string_view(), req, gm, *r);
   return r;
 }
 

@@ -34,9 +34,23 @@ const std::string& DigestLogPath() {
 
 namespace {
 
+// The file's base name; a temporary file's random suffix ("x_Ab3dEf.py", mkstemp) becomes
+// "x_XXXXXX.py" so that runs of the same corpus give the same lines.
 std::string BaseName(const std::string& path) {
   auto p = path.find_last_of('/');
-  return p == std::string::npos ? path : path.substr(p + 1);
+  std::string b = p == std::string::npos ? path : path.substr(p + 1);
+  const auto us = b.rfind('_'), dot = b.rfind('.');
+  if (us != std::string::npos && dot == us + 7) {
+    bool upper = false, lower = false, alnum = true;
+    for (size_t i = us + 1; i < dot; ++i) {
+      const char c = b[i];
+      upper |= c >= 'A' && c <= 'Z';
+      lower |= c >= 'a' && c <= 'z';
+      alnum &= (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+    }
+    if (upper && lower && alnum) b.replace(us + 1, 6, "XXXXXX");
+  }
+  return b;
 }
 
 void TensorBytes(Digest& d, DType dt, const std::vector<int64_t>& shape, const void* data, size_t n) {
@@ -114,38 +128,6 @@ uint64_t RunKey(std::string_view source, const std::vector<precision::Tensor>& i
   return d.value();
 }
 
-uint64_t LaunchKey(std::string_view source, const LaunchRequest& req) {
-  Digest d;
-  d.Str(source);
-  d.Str(req.kernel);
-  d.Int(req.block_dim);
-  d.Int(static_cast<int64_t>(req.args.size()));
-  for (const auto& a : req.args) HostValueDigest(d, a);
-  d.Int(static_cast<int64_t>(req.kwargs.size()));
-  for (const auto& [k, v] : req.kwargs) {
-    d.Str(k);
-    HostValueDigest(d, v);
-  }
-  d.Int(static_cast<int64_t>(req.globals.size()));
-  for (const auto& [k, v] : req.globals) {
-    d.Str(k);
-    HostValueDigest(d, v);
-  }
-  for (const auto& t : req.tensors) {
-    d.Str(t.name);
-    int64_t n = 1;
-    for (int64_t s : t.shape) n *= s;
-    TensorBytes(d, t.dtype, t.shape, t.data, static_cast<size_t>(n) * DTypeSize(t.dtype));
-  }
-  d.Int(static_cast<int64_t>(req.target));
-  d.Int(req.vector_core_num);
-  d.Int(req.cube_core_num);
-  d.Int(req.check_api ? 1 : 0);
-  d.Int(req.work_budget);
-  d.Int(req.memory_limit_bytes);
-  return d.value();
-}
-
 void LogRun(const std::string& file, const std::string& entry, uint64_t key, const SimResult& r) {
   Digest out;
   for (const auto& o : r.outputs) {
@@ -166,20 +148,56 @@ void LogRun(const std::string& file, const std::string& entry, uint64_t key, con
                          entry, key, r.completed ? 1 : 0, r.outputs.size(), out.value(), hd, hz, StatsText(r.stats)));
 }
 
-void LogLaunch(const LaunchRequest& req, uint64_t key, const LaunchResult& r) {
+void LogLaunch(std::string_view source, const LaunchRequest& req, const std::vector<std::shared_ptr<GmTensor>>& gm,
+               const LaunchResult& r) {
+  Digest key;
+  key.Str(source);
+  key.Str(req.kernel);
+  key.Int(req.block_dim);
+  key.Int(static_cast<int64_t>(req.args.size()));
+  for (const auto& a : req.args) HostValueDigest(key, a);
+  key.Int(static_cast<int64_t>(req.kwargs.size()));
+  for (const auto& [k, v] : req.kwargs) {
+    key.Str(k);
+    HostValueDigest(key, v);
+  }
+  key.Int(static_cast<int64_t>(req.globals.size()));
+  for (const auto& [k, v] : req.globals) {
+    key.Str(k);
+    HostValueDigest(key, v);
+  }
+  key.Int(static_cast<int64_t>(req.target));
+  key.Int(req.vector_core_num);
+  key.Int(req.cube_core_num);
+  key.Int(req.check_api ? 1 : 0);
+  key.Int(req.work_budget);
+  key.Int(req.memory_limit_bytes);
   Digest out;
   out.Int(r.rejected ? 1 : 0);
-  for (int64_t i : r.written) {
-    const ExternalTensor& t = req.tensors[static_cast<size_t>(i)];
-    out.Int(i);
-    int64_t n = 1;
-    for (int64_t s : t.shape) n *= s;
-    TensorBytes(out, t.dtype, t.shape, t.data, static_cast<size_t>(n) * DTypeSize(t.dtype));
+  for (size_t i = 0; i < req.tensors.size(); ++i) {
+    const ExternalTensor& t = req.tensors[i];
+    key.Str(t.name);
+    const GmTensor* g = i < gm.size() ? gm[i].get() : nullptr;
+    bool written = false;
+    if (g)
+      for (int32_t w : g->writer) written |= w >= 0;
+    TensorBytes(key, t.dtype, t.shape, nullptr, 0);
+    if (!g || written) {
+      if (!written) continue;
+      out.Int(static_cast<int64_t>(i));
+      const size_t es = g->elem_size();
+      for (size_t e = 0; e < g->writer.size(); ++e) {
+        out.Int(g->writer[e]);
+        if (g->writer[e] >= 0) out.Bytes(g->data.data() + e * es, es);
+      }
+    } else {
+      key.Bytes(g->data.data(), g->data.size());
+    }
   }
   std::string hz;
   uint64_t hd = HazardDigest(r.hazards, &hz);
   Append(absl::StrFormat("launch %s %s key=%016x completed=%d rejected=%d written=%d out=%016x haz=%016x [%s] %s\n",
-                         BaseName(req.file), req.kernel, key, r.completed ? 1 : 0, r.rejected ? 1 : 0,
+                         BaseName(req.file), req.kernel, key.value(), r.completed ? 1 : 0, r.rejected ? 1 : 0,
                          r.written.size(), out.value(), hd, hz, StatsText(r.stats)));
 }
 

@@ -7,11 +7,14 @@
 #pragma once
 
 #include "opdev/sim/launch.h"
+#include "opdev/sim/memory.h"
 #include "opdev/sim/simulator.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace opdev::sim {
 
@@ -33,12 +36,15 @@ const std::string& DigestLogPath();
 
 // Key of a RunKernelSource call: source, entry, inputs, options.
 uint64_t RunKey(std::string_view source, const std::vector<precision::Tensor>& inputs, const SimOptions& o);
-// Key of a LaunchKernel call, taken before it runs (the tensors are overwritten by it).
-uint64_t LaunchKey(std::string_view source, const LaunchRequest& req);
 
 // Appends the line of a finished run to DigestLogPath() (one write, so concurrent test
 // processes do not interleave lines).
 void LogRun(const std::string& file, const std::string& entry, uint64_t key, const SimResult& r);
-void LogLaunch(const LaunchRequest& req, uint64_t key, const LaunchResult& r);
+// A launch's line from its GM tensors after the run (`gm`, empty when nothing ran). A host
+// allocates outputs uninitialised (torch.empty), so the key covers the data of the tensors
+// no core wrote and only dtype and shape of the others, and the output digest covers the
+// written elements and which core wrote each.
+void LogLaunch(std::string_view source, const LaunchRequest& req, const std::vector<std::shared_ptr<GmTensor>>& gm,
+               const LaunchResult& r);
 
 }  // namespace opdev::sim
