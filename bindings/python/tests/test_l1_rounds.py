@@ -3,7 +3,10 @@ on a copy of examples/matmul_softmax in a temporary workspace: stage with module
 module_k=2 and finalize. Each round starts from the same files for both front-ends (the op
 dir is restored between them), and its document must equal the one `opdev stage ... --json`
 prints for the same request, with the same status. The simulator verdict of every round is
-CLEAN. Run by CTest with OPDEV_C_LIBRARY, OPDEV_BIN, OPDEV_SOURCE_DIR and OPDEV_KB_ROOT."""
+CLEAN. One field is left out of the comparison: a case's `output_line`, its line in the
+run's combined log, where stdout and stderr (the staged file's precision_compare warning)
+are interleaved in arrival order, so the number can differ between two runs of one file.
+Run by CTest with OPDEV_C_LIBRARY, OPDEV_BIN, OPDEV_SOURCE_DIR and OPDEV_KB_ROOT."""
 
 import json
 import os
@@ -18,6 +21,15 @@ SOURCE = os.environ.get("OPDEV_SOURCE_DIR", "")
 KB_ROOT = os.environ.get("OPDEV_KB_ROOT", "")
 OPDEV_BIN = os.environ.get("OPDEV_BIN", "")
 EXAMPLE = os.path.join(SOURCE, "examples", "matmul_softmax")
+
+
+def without_output_lines(doc):
+    """`doc` without the `output_line` of its cases (see the module docstring)."""
+    if isinstance(doc, dict):
+        return {k: without_output_lines(v) for k, v in doc.items() if k != "output_line"}
+    if isinstance(doc, list):
+        return [without_output_lines(v) for v in doc]
+    return doc
 
 
 class L1RoundsTest(unittest.TestCase):
@@ -39,7 +51,9 @@ class L1RoundsTest(unittest.TestCase):
                     cli = subprocess.run([OPDEV_BIN, "stage", op, "--kb-root", KB_ROOT, *flags,
                                           "--json"], capture_output=True, text=True)
                     self.assertEqual(cli.returncode, result.status, cli.stderr)
-                    self.assertEqual(json.loads(cli.stdout), dict(result))
+                    cli_doc, lib_doc = json.loads(cli.stdout), dict(result)
+                    self.assertTrue(all("output_line" in c for c in lib_doc["cases"]))
+                    self.assertEqual(without_output_lines(cli_doc), without_output_lines(lib_doc))
                     self.assertEqual(result["verdict"]["outcome"], "CLEAN",
                                      json.dumps(result["verdict"], indent=1))
             self.assertTrue(os.path.isfile(os.path.join(op, "test_matmul_softmax.py")))
