@@ -33,7 +33,8 @@ constexpr const char* kUsage =
     "Faithful transcription: a DESIGN defect (undefined name, address that differs from §3,\n"
     "VF parameters that do not match the call, MTE op inside a VF, ...) is reported as a\n"
     "design_violation with its DESIGN line, and no file is written.\n"
-    "Never overwrites a read-only file or a frozen contract; never writes into the shared\n"
+    "Never overwrites a read-only file, a frozen contract or (--out) a file the round plan\n"
+    "holds read-only, such as a historical staged file; never writes into the shared\n"
     "reference tree ($OPDEV_SHARED_DIR, default /work/shared).\n"
     "Exit status: 0 written, 1 findings (nothing written), 2 usage or I/O error.";
 

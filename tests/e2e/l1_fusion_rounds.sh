@@ -4,7 +4,8 @@
 # `--module-k 2` and `--finalize`, each CLEAN on the simulator; Module 1's staged file is
 # byte-identical after the Module 2 round and both staged files after the finalize; the final
 # file is the delivery shape (one @pl.jit, <op>_wrapper, no staged names). A re-run of
-# `opdev gen --module-k 2` on the unchanged Module 1 file is byte-identical.
+# `opdev gen --module-k 2` on the unchanged Module 1 file is byte-identical, and
+# `gen --out` aimed at the Module 1 file is refused.
 set -euo pipefail
 OPDEV="$1"; SOURCE_DIR="$2"; KB_ROOT="$3"; PY="$4"
 WORK="$(mktemp -d)"
@@ -42,6 +43,10 @@ grep -q "pl.system.wait_cross_core(pipe=pl.PipeType.MTE2, event_id=READY_EVENT)"
 "$OPDEV" gen "$dir" --module-k 2 --stdout > regen.py 2> /dev/null || fail "module12: regeneration failed"
 cmp -s regen.py "$m12" || fail "module12: regeneration is not byte-identical"
 staged_sha="$(sha256sum "$m1" "$m12")"
+# --out cannot aim a round at a historical staged file.
+if "$OPDEV" gen "$dir" --module-k 2 --out "$m1" > out_m1.txt 2>&1; then fail "gen --out wrote over $m1"; fi
+grep -q "read-only in this round (history)" out_m1.txt || { cat out_m1.txt >&2; fail "gen --out: no history refusal"; }
+test "$(sha256sum "$m1")" = "$m1_sha" || fail "gen --out changed the Module 1 staged file"
 
 stage finalize --finalize
 final="$dir/test_$op.py"

@@ -6,9 +6,11 @@
 //           "stdout"?: true (return the file in the text instead of writing it)}
 #include "opdev/codegen/generate.h"
 #include "opdev/plan/dispatch.h"
+#include "opdev/plan/round_plan.h"
 #include "opdev/steps/step.h"
 #include "steps/step_util.h"
 
+#include <filesystem>
 #include <sstream>
 
 namespace opdev::steps {
@@ -49,6 +51,23 @@ StepResult RunGenStep(const StepContext& ctx, const boost::json::object& request
 
   codegen::GenerateResult g = codegen::GenerateKernelFile(dir, gopts);
   std::string written;
+  // --out never lands on a file the round must not write (a historical staged file, the final
+  // file in a Module round, a frozen contract or golden).
+  if (g.ok() && !to_stdout && !out_path.empty()) {
+    Diagnostics pd;
+    if (auto plan = plan::PlanRound(dir, gopts.dispatch, &pd); plan.ok()) {
+      std::error_code ec;
+      const auto target = std::filesystem::weakly_canonical(out_path, ec);
+      for (const auto& ro : plan->read_only) {
+        std::error_code ec2;
+        const auto p = std::filesystem::weakly_canonical(ro.path, ec2);
+        if (!ec && !ec2 && p == target)
+          return StepResult::Error(out_path + ": refusing to write " + ro.rel +
+                                   ", which is read-only in this round (" +
+                                   std::string(plan::ReadOnlyKindName(ro.kind)) + ")");
+      }
+    }
+  }
   if (g.ok() && !to_stdout) {
     codegen::WriteOptions w;
     w.protected_roots.push_back(ProtectedSharedRoot());
