@@ -170,12 +170,3 @@ def test_an_op_the_simulator_cannot_run_raises_a_clear_error():
         matmul_kernel[None, 1](x, y)
     assert "histogram_of_everything" in str(info.value)
     assert info.value.line == _line_of(matmul_kernel, "histogram_of_everything")
-
-
-def test_a_kernel_inside_a_function_is_named_as_unsupported():
-    @pl.jit
-    def local_kernel(x: pl.Tensor[[pl.DYNAMIC], pl.DT_FP32]):
-        pass
-
-    with pytest.raises(device.UnsupportedKernelError, match="defined inside a function"):
-        local_kernel(torch.randn([8]))

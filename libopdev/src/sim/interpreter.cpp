@@ -154,8 +154,13 @@ Value Interp::Eval(const XNode& n, Frame& fr) {
     }
     case XK::kGlobal: {
       const Value& v = Global(n);
-      if (v.kind == VK::kUnavailable)
+      if (v.kind == VK::kUnavailable) {
+        size_t colon = n.name.rfind(':');  // a closure variable `<qualname>:<name>` (program.h)
+        if (colon != std::string::npos)
+          Fail(hazard::kUnsupported, n.line, "name '" + n.name.substr(colon + 1) + "' of the function enclosing " +
+                                                 n.name.substr(0, colon) + " has no value here: " + v.s);
         Fail(hazard::kUnsupported, n.line, "module name '" + n.name + "' has no value here: " + v.s);
+      }
       return v;
     }
     case XK::kBuiltinRef: {

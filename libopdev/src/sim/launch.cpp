@@ -75,10 +75,10 @@ absl::StatusOr<std::shared_ptr<CachedProgram>> GetProgram(const std::string& pat
   return entry;
 }
 
-// Line ranges of the kernel and every module function it calls, transitively.
+// Line ranges of the kernel and every function it calls, transitively.
 std::vector<std::pair<int, int>> ReachableRanges(const Program& prog, const FuncIR& kernel) {
   std::vector<std::pair<int, int>> ranges;
-  std::set<std::string> seen{kernel.name};
+  std::set<const FuncIR*> seen{&kernel};
   std::vector<const FuncIR*> work{&kernel};
   while (!work.empty()) {
     const FuncIR* f = work.back();
@@ -88,9 +88,9 @@ std::vector<std::pair<int, int>> ReachableRanges(const Program& prog, const Func
     ranges.emplace_back(first, std::max(f->def->span.end_line, f->def->span.line));
     py::ForEachCall(*f->def, [&](const py::Expr& call) {
       if (call.func->kind != py::ExprKind::kName) return;
-      auto it = prog.funcs.find(call.func->id);
-      if (it == prog.funcs.end() || !seen.insert(it->first).second) return;
-      work.push_back(it->second.get());
+      const FuncIR* callee = ResolveCallee(prog, *f, call.func->id);
+      if (!callee || !seen.insert(callee).second) return;
+      work.push_back(callee);
     });
   }
   return ranges;
@@ -180,16 +180,18 @@ absl::StatusOr<LaunchResult> Launch(const LaunchRequest& req, std::vector<std::s
     CachedProgram& cp = **cached;
     std::lock_guard<std::mutex> run_lock(cp.run_mu);
     Program& prog = *cp.prog;
-    auto fit = prog.funcs.find(req.kernel);
-    if (fit == prog.funcs.end()) {
+    const FuncIR* found = FindFunction(prog, req.kernel, req.line);
+    if (!found) {
       std::vector<std::string> names;
       for (const auto& [n, f] : prog.funcs)
-        if (f->kind == FuncKind::kJit) names.push_back(n);
-      return absl::NotFoundError(absl::StrCat(req.file, ": no module-level @pl.jit function '", req.kernel,
-                                              "' (kernels: ", names.empty() ? "none" : absl::StrJoin(names, ", "),
-                                              "); a kernel defined inside a function cannot be simulated"));
+        if (f->kind == FuncKind::kJit) names.push_back(f->name);
+      return absl::NotFoundError(absl::StrCat(req.file, ": no @pl.jit function '", req.kernel, "'",
+                                              req.line > 0 ? absl::StrCat(" defined at line ", req.line) : "",
+                                              " (kernels: ", names.empty() ? "none" : absl::StrJoin(names, ", "),
+                                              "); kernels are module-level functions or functions defined inside "
+                                              "module-level functions"));
     }
-    const FuncIR& kernel = *fit->second;
+    const FuncIR& kernel = *found;
     if (kernel.kind != FuncKind::kJit)
       return absl::InvalidArgumentError(absl::StrCat(req.file, ":", kernel.line, ": '", req.kernel,
                                                      "' is not a @pl.jit kernel"));

@@ -6,6 +6,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 
+#include <algorithm>
 #include <set>
 
 namespace opdev::sim {
@@ -18,6 +19,7 @@ struct Scope {
   std::map<std::string, int> locals;  // empty at module level
   bool module_level = false;
   FuncKind kind = FuncKind::kHelper;
+  const FuncIR* func = nullptr;  // the function being lowered (its closure names)
 };
 
 // ---- local-name collection ------------------------------------------------------------
@@ -83,6 +85,7 @@ std::string Canonical(std::string q) {
 std::string Qualify(const py::Expr& e, const Scope& sc) {
   if (e.kind == py::ExprKind::kName) {
     if (!sc.module_level && sc.locals.count(e.id)) return "";
+    if (sc.func && (sc.func->closure.count(e.id) || sc.func->lexical_defs.count(e.id))) return "";
     auto it = sc.prog->globals.find(e.id);
     if (it != sc.prog->globals.end() && it->second.kind == VK::kModule) return it->second.s;
     return "";
@@ -179,6 +182,24 @@ std::unique_ptr<XNode> Lower(const py::Expr& e, Scope& sc) {
           auto n = Make(XK::kLocal, line);
           n->slot = it->second;
           n->name = e.id;
+          return n;
+        }
+      }
+      if (sc.func) {
+        // A name of an enclosing function: its nested def, or a closure variable.
+        auto d = sc.func->lexical_defs.find(e.id);
+        if (d != sc.func->lexical_defs.end()) {
+          auto f = sc.prog->funcs.find(d->second);
+          if (f != sc.prog->funcs.end()) {
+            auto n = Make(XK::kConst, line);
+            n->constant = Value::Obj(VK::kFunc, std::make_shared<const FuncIR*>(f->second.get()));
+            return n;
+          }
+        }
+        auto c = sc.func->closure.find(e.id);
+        if (c != sc.func->closure.end()) {
+          auto n = Make(XK::kGlobal, line);
+          n->name = c->second;
           return n;
         }
       }
@@ -497,6 +518,7 @@ void LowerFunction(FuncIR& f, Program& prog, HazardSink& sink) {
   sc.prog = &prog;
   sc.sink = &sink;
   sc.kind = f.kind;
+  sc.func = f.nested ? &f : nullptr;
   std::set<std::string> names, globals_decl;
   const py::Arguments& a = *def.args;
   for (const auto* group : {&a.posonlyargs, &a.args, &a.kwonlyargs})
@@ -583,6 +605,119 @@ FuncKind KindOf(const py::Stmt& def, bool* auto_mutex) {
   return FuncKind::kHost;
 }
 
+// ---- nested definitions (kernel factories) ---------------------------------------------
+
+// Function definitions of a function body: compound statements are searched, the bodies of
+// nested defs and classes are not (they are scopes of their own).
+void DirectDefs(const std::vector<py::StmtPtr>& body, std::vector<const py::Stmt*>& out) {
+  for (const auto& s : body) {
+    if (s->kind == py::StmtKind::kFunctionDef) {
+      out.push_back(s.get());
+      continue;
+    }
+    if (s->kind == py::StmtKind::kClassDef) continue;
+    DirectDefs(s->body, out);
+    DirectDefs(s->orelse, out);
+    DirectDefs(s->finalbody, out);
+    for (const auto& h : s->handlers) DirectDefs(h.body, out);
+  }
+}
+
+// Names bound in a function's own scope: parameters, assignment and loop targets, `with ...
+// as` names, defs and classes; not the names of nested scopes.
+void ScopeNames(const py::Stmt& def, std::set<std::string>& out) {
+  std::set<std::string> decl;
+  if (def.args) {
+    const py::Arguments& a = *def.args;
+    for (const auto* group : {&a.posonlyargs, &a.args, &a.kwonlyargs})
+      for (const auto& arg : *group) out.insert(arg.arg);
+    if (a.vararg) out.insert(a.vararg->arg);
+    if (a.kwarg) out.insert(a.kwarg->arg);
+  }
+  std::vector<const std::vector<py::StmtPtr>*> work{&def.body};
+  while (!work.empty()) {
+    const auto* body = work.back();
+    work.pop_back();
+    for (const auto& s : *body) {
+      switch (s->kind) {
+        case py::StmtKind::kAssign: for (const auto& t : s->targets) CollectTargets(*t, out); break;
+        case py::StmtKind::kAugAssign: case py::StmtKind::kAnnAssign:
+          if (s->target) CollectTargets(*s->target, out);
+          break;
+        case py::StmtKind::kFor: if (s->target) CollectTargets(*s->target, out); break;
+        case py::StmtKind::kWith:
+          for (const auto& it : s->items) if (it.optional_vars) CollectTargets(*it.optional_vars, out);
+          break;
+        case py::StmtKind::kGlobal: case py::StmtKind::kNonlocal:
+          for (const auto& n : s->identifiers) decl.insert(n);
+          break;
+        case py::StmtKind::kFunctionDef: case py::StmtKind::kClassDef: out.insert(s->name); continue;
+        case py::StmtKind::kTry:
+          for (const auto& h : s->handlers) {
+            if (!h.name.empty()) out.insert(h.name);
+            work.push_back(&h.body);
+          }
+          work.push_back(&s->finalbody);
+          break;
+        default: break;
+      }
+      work.push_back(&s->body);
+      work.push_back(&s->orelse);
+    }
+  }
+  for (const auto& n : decl) out.erase(n);
+}
+
+struct EnclosingScope {
+  std::set<std::string> names;                 // bound in that function
+  std::map<std::string, std::string> defs;     // its nested defs: name -> Program::funcs key
+};
+
+// Registers the functions defined inside `def` (qualified name `qual`) and, recursively,
+// theirs, each with the names it can read from its enclosing functions.
+void AddNestedDefs(Program& prog, const py::Stmt& def, const std::string& qual,
+                   std::vector<EnclosingScope>& chain) {
+  std::vector<const py::Stmt*> defs;
+  DirectDefs(def.body, defs);
+  if (defs.empty()) return;
+  EnclosingScope here;
+  ScopeNames(def, here.names);
+  std::vector<std::pair<const py::Stmt*, FuncIR*>> added;
+  for (const py::Stmt* d : defs) {
+    std::string name = qual + ".<locals>." + d->name;
+    std::string key = prog.funcs.count(name) ? absl::StrCat(name, "@", d->span.line) : name;
+    if (prog.funcs.count(key)) continue;  // the same def twice cannot happen; be safe
+    auto f = std::make_unique<FuncIR>();
+    f->name = name;
+    f->line = d->span.line;
+    f->def = d;
+    f->kind = KindOf(*d, &f->auto_mutex);
+    f->nested = true;
+    added.emplace_back(d, f.get());
+    here.defs.emplace(d->name, key);  // the first def of a name is the one calls resolve to
+    prog.funcs[key] = std::move(f);
+  }
+  chain.push_back(std::move(here));
+  for (auto& [d, f] : added) {
+    for (auto scope = chain.rbegin(); scope != chain.rend(); ++scope)
+      for (const auto& n : scope->names) {
+        if (f->lexical_defs.count(n) || f->closure.count(n)) continue;
+        auto nd = scope->defs.find(n);
+        if (nd != scope->defs.end()) {
+          f->lexical_defs[n] = nd->second;
+        } else {
+          std::string key = ClosureKey(f->name, n);
+          f->closure[n] = key;
+          prog.globals[key] = Value::Unavailable(
+              "a variable of the enclosing function that the host did not pass (not a number, string, "
+              "tuple, dtype, enum member or dataclass instance)");
+        }
+      }
+  }
+  for (auto& [d, f] : added) AddNestedDefs(prog, *d, f->name, chain);
+  chain.pop_back();
+}
+
 }  // namespace
 
 std::unique_ptr<Program> LowerProgram(py::Module module, const std::string& file, HazardSink& sink) {
@@ -604,13 +739,20 @@ std::unique_ptr<Program> LowerProgram(py::Module module, const std::string& file
     prog->globals[s->name] = Value::Obj(VK::kFunc, v);
     prog->funcs[s->name] = std::move(f);
   }
+  // Functions defined inside module-level functions (kernel factories: a kernel per dtype or
+  // shape, its closure variables set by the factory's arguments).
+  for (const auto& s : prog->module.body) {
+    if (s->kind != py::StmtKind::kFunctionDef) continue;
+    std::vector<EnclosingScope> chain;
+    AddNestedDefs(*prog, *s, s->name, chain);
+  }
   // Functions called from a kernel or VF body are helpers (inlined), not host code.
   for (auto& [name, f] : prog->funcs) {
     if (f->kind != FuncKind::kJit && f->kind != FuncKind::kVector) continue;
     py::ForEachCall(*f->def, [&](const py::Expr& call) {
       if (call.func->kind != py::ExprKind::kName) return;
-      auto it = prog->funcs.find(call.func->id);
-      if (it != prog->funcs.end() && it->second->kind == FuncKind::kHost) it->second->kind = FuncKind::kHelper;
+      FuncIR* callee = const_cast<FuncIR*>(ResolveCallee(*prog, *f, call.func->id));
+      if (callee && callee->kind == FuncKind::kHost) callee->kind = FuncKind::kHelper;
     });
   }
   // Module-level statements: constants (assignments) only; everything else is host setup.
@@ -636,9 +778,48 @@ std::unique_ptr<Program> LowerProgram(py::Module module, const std::string& file
       if (s->target) CollectTargets(*s->target, module_names);
     }
   }
-  for (auto& [name, f] : prog->funcs)
-    if (f->kind == FuncKind::kVector) CheckVectorFunction(*f->def, module_names, sink);
+  for (auto& [name, f] : prog->funcs) {
+    if (f->kind != FuncKind::kVector) continue;
+    if (!f->nested) {
+      CheckVectorFunction(*f->def, module_names, sink);
+      continue;
+    }
+    std::set<std::string> names = module_names;  // an enclosing function's names are compile-time too
+    for (const auto& [n, k] : f->closure) names.insert(n);
+    for (const auto& [n, k] : f->lexical_defs) names.insert(n);
+    CheckVectorFunction(*f->def, names, sink);
+  }
   return prog;
+}
+
+std::string ClosureKey(const std::string& qualname, const std::string& name) {
+  return qualname + ":" + name;
+}
+
+const FuncIR* FindFunction(const Program& prog, const std::string& name, int line) {
+  auto covers = [line](const FuncIR& f) {
+    if (line <= 0) return true;
+    int first = f.def->span.line;
+    for (const auto& d : f.def->decorator_list) first = std::min(first, d->span.line);
+    return line >= first && line <= f.def->span.line;
+  };
+  auto it = prog.funcs.find(name);
+  if (it != prog.funcs.end() && covers(*it->second)) return it->second.get();
+  // Second and later defs of one qualified name (a def per branch of a factory): `name@line`.
+  for (auto j = prog.funcs.lower_bound(name + "@"); j != prog.funcs.end() && absl::StartsWith(j->first, name + "@"); ++j)
+    if (covers(*j->second)) return j->second.get();
+  return nullptr;
+}
+
+const FuncIR* ResolveCallee(const Program& prog, const FuncIR& caller, const std::string& name) {
+  auto d = caller.lexical_defs.find(name);
+  if (d != caller.lexical_defs.end()) {
+    auto it = prog.funcs.find(d->second);
+    return it == prog.funcs.end() ? nullptr : it->second.get();
+  }
+  if (caller.closure.count(name)) return nullptr;
+  auto it = prog.funcs.find(name);
+  return it == prog.funcs.end() || it->second->nested ? nullptr : it->second.get();
 }
 
 }  // namespace opdev::sim

@@ -64,7 +64,7 @@ struct ParamInfo {
 };
 
 struct FuncIR {
-  std::string name;
+  std::string name;  // module-level: the def's name; nested: its __qualname__ (`f.<locals>.k`)
   FuncKind kind = FuncKind::kHelper;
   int line = 0;
   std::vector<ParamInfo> params;
@@ -76,15 +76,31 @@ struct FuncIR {
   // The execution domains of a @pl.jit kernel: from the `with pl.section_*()` blocks of its
   // body (helpers it calls are not searched); no section at all is a Vector-only kernel.
   LaunchKind launch = LaunchKind::kVectorOnly;
+  // A function defined inside another function (a kernel factory): the names it reads from
+  // the enclosing functions. Nested defs of those scopes resolve to their FuncIR (key in
+  // Program::funcs); any other enclosing name is a closure variable, read from the global
+  // `<qualname>:<name>` that the host sets per launch from the function's closure cells.
+  bool nested = false;
+  std::map<std::string, std::string> lexical_defs;  // name -> Program::funcs key
+  std::map<std::string, std::string> closure;       // name -> global key
 };
 
 struct Program {
   std::string file;
   py::Module module;
   std::map<std::string, Value> globals;
-  std::map<std::string, std::unique_ptr<FuncIR>> funcs;
+  std::map<std::string, std::unique_ptr<FuncIR>> funcs;  // module-level by name, nested by qualname
+                                                          // (a second def of one qualname: `q@line`)
   std::vector<SNode> module_body;  // top-level statements to run (constants, imports)
 };
+
+// The closure key of a nested function's free variable (see FuncIR::closure).
+std::string ClosureKey(const std::string& qualname, const std::string& name);
+// The function a launch names: `name` (module-level or a nested qualname) whose definition
+// spans `line` (its first decorator or def line; 0: any). nullptr when there is none.
+const FuncIR* FindFunction(const Program& prog, const std::string& name, int line);
+// The function a call by `name` inside `caller` resolves to (nested defs first), or nullptr.
+const FuncIR* ResolveCallee(const Program& prog, const FuncIR& caller, const std::string& name);
 
 // Lowers a parsed module. Static hazards go to `sink`.
 std::unique_ptr<Program> LowerProgram(py::Module module, const std::string& file, HazardSink& sink);

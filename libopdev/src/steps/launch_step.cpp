@@ -120,6 +120,7 @@ StepResult RunLaunch(const StepContext& ctx, const boost::json::object& request,
   req.file = rr.String("file", true);
   req.kernel = rr.String("kernel", true);
   if (auto b = rr.Int("block_dim")) req.block_dim = *b;
+  if (auto l = rr.Int("line")) req.line = static_cast<int>(*l);
   if (auto v = rr.Int("vector_cores")) req.vector_core_num = *v;
   if (auto v = rr.Int("cube_cores")) req.cube_core_num = *v;
   req.check_api = rr.Bool("check_api", true);

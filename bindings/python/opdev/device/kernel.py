@@ -134,7 +134,9 @@ def _function_of(value):
 
 
 def _reachable_globals(func):
-    """{name: value} of the module globals read by `func` and the module functions it calls."""
+    """{name: value} of the module globals read by `func` and the functions it calls, and of
+    the closure variables of the nested ones among them (keyed ``<qualname>:<name>``, the
+    simulator's name for a variable of an enclosing function)."""
     module_globals = func.__globals__
     seen_funcs = set()
     result = {}
@@ -156,6 +158,17 @@ def _reachable_globals(func):
                     work.append(inner)
                 continue
             result[n] = v
+        for n, cell in zip(f.__code__.co_freevars, f.__closure__ or ()):
+            try:
+                v = cell.cell_contents
+            except ValueError:  # not bound yet
+                continue
+            inner = _function_of(v)
+            if inner is not None:
+                if getattr(inner, "__globals__", None) is module_globals:
+                    work.append(inner)
+                continue
+            result["%s:%s" % (f.__qualname__, n)] = v
     return result
 
 
@@ -367,13 +380,6 @@ class JitKernel:
                     raise TypeError("arg[%d] '%s': expected torch.Tensor, got %s" % (i, name, type(value).__name__))
             elif not (dataclasses.is_dataclass(value) and not isinstance(value, type)):
                 _check_scalar(i, name, value, ann)
-        if "<locals>" in self._func.__qualname__:
-            raise UnsupportedKernelError(
-                "kernel '%s' is defined inside a function (%s); the CPU device simulates module-level "
-                "@pl.jit kernels only" % (self.__name__, self._func.__qualname__),
-                code="SIM-UNSUPPORTED", filename=self._func.__code__.co_filename,
-                line=self._func.__code__.co_firstlineno)
-
         tensors, staged, buffers = [], [], {}
 
         def index_of(t):
@@ -420,8 +426,8 @@ class JitKernel:
             except _Unserializable:
                 pass
         cube, _cube, vec = platform_counts()
-        request = {"file": os.path.abspath(self._func.__code__.co_filename), "kernel": self._func.__name__,
-                   "block_dim": block_dim, "args": enc_args, "globals": globals_,
+        request = {"file": os.path.abspath(self._func.__code__.co_filename), "kernel": self._func.__qualname__,
+                   "line": self._func.__code__.co_firstlineno, "block_dim": block_dim, "args": enc_args, "globals": globals_,
                    "vector_cores": vec, "cube_cores": cube}
         import opdev
 

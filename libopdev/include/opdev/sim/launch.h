@@ -84,12 +84,16 @@ struct ExternalTensor {
 
 struct LaunchRequest {
   std::string file;    // the kernel's source file
-  std::string kernel;  // the @pl.jit function's name (a module-level function)
+  std::string kernel;  // the @pl.jit function's __qualname__: `k`, or `make_k.<locals>.k` for a
+                       // kernel defined inside a module-level function (a kernel factory)
+  int line = 0;        // its first line (first decorator or def; CPython's co_firstlineno) to
+                       // pick one of several defs of the same qualified name; 0: the first
   int64_t block_dim = 1;
   std::vector<HostValue> args;  // positional, in parameter order
   std::vector<std::pair<std::string, HostValue>> kwargs;
   // Module globals as the host resolved them; they replace what the simulator evaluates
-  // itself (a name the host could not express is simply left out).
+  // itself (a name the host could not express is simply left out). A nested function's
+  // closure variables come the same way, named `<qualname>:<variable>` (its closure cells).
   std::vector<std::pair<std::string, HostValue>> globals;
   std::vector<ExternalTensor> tensors;
   Target target = Target::kA5;
