@@ -258,7 +258,20 @@ Value Interp::EvalCall(const XNode& n, Frame& fr) {
   ++calls_;
   CheckStack(n.line);
   std::vector<Value>& args = cs.args;
-  for (const auto& x : n.items) args.push_back(Eval(*x, fr));
+  for (const auto& x : n.items) {
+    // Locals and constants (most arguments: registers, masks, tiles) are copied into place
+    // instead of through a temporary.
+    if (x->kind == XK::kLocal) {
+      const Value& v = fr.slots[x->slot];
+      if (v.kind == VK::kUnavailable && v.s.empty())
+        Fail(hazard::kRuntimeError, x->line, "local variable '" + x->name + "' is used before it is assigned");
+      args.push_back(v);
+    } else if (x->kind == XK::kConst) {
+      args.push_back(x->constant);
+    } else {
+      args.push_back(Eval(*x, fr));
+    }
+  }
   Kwargs& kw = cs.kw;
   for (const auto& [k, x] : n.kwargs) kw.emplace_back(k, Eval(*x, fr));
   current_line = n.line;
@@ -468,7 +481,8 @@ Flow Interp::Exec(const std::vector<SNode>& body, Frame& fr, Value* ret) {
         assign_name = (t0.kind == XK::kLocal || t0.kind == XK::kGlobal) ? t0.name : std::string();
         Value v = Eval(*s.value, fr);
         assign_name.clear();
-        if (s.targets.size() == 1) Assign(*s.targets[0], v, fr);
+        if (s.targets.size() == 1 && t0.kind == XK::kLocal) fr.slots[t0.slot] = std::move(v);
+        else if (s.targets.size() == 1) Assign(t0, v, fr);
         else for (const auto& t : s.targets) Assign(*t, v, fr);
         break;
       }

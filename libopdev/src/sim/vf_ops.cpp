@@ -210,6 +210,9 @@ void MaskLanesF(float* z, int n, int es, const MaskReg& m, MergeMode mode, const
       if (!m.bit[i * es]) z[i] = old[i];
     return;
   }
+  // A mask with every byte of the n lanes set (the ALL masks, full update_mask counts)
+  // leaves every lane as computed.
+  if (std::memchr(m.bit.data(), 0, static_cast<size_t>(n) * static_cast<size_t>(es)) == nullptr) return;
   for (int i = 0; i < n; ++i)
     if (!m.bit[i * es]) z[i] = 0.0f;
 }
@@ -446,8 +449,9 @@ VReg Reduce(ReduceOp op, const VReg& a, const MaskReg& m) {
     alignas(64) float x[kMaxLanes];
     ToF32(a, x);
     if (op == ReduceOp::kSum) {
-      for (int i = 0; i < n; ++i)
-        if (!m.bit[i * es]) x[i] = 0.0f;
+      if (std::memchr(m.bit.data(), 0, kVRegBytes) != nullptr)  // else every lane is active
+        for (int i = 0; i < n; ++i)
+          if (!m.bit[i * es]) x[i] = 0.0f;
       for (int w = n / 2; w >= 1; w /= 2)
         for (int i = 0; i < w; ++i) x[i] = x[2 * i] + x[2 * i + 1];
       result = x[0];

@@ -19,7 +19,9 @@ struct VReg {
   alignas(64) std::array<uint8_t, kVRegBytes> raw{};
   DType dtype = DType::kFloat32;
   bool any_undef = false;
-  std::array<uint8_t, kVRegBytes> undef{};  // per lane (index < Lanes()), valid if any_undef
+  // Per lane (index < Lanes()); valid only while any_undef, and then every lane is set (left
+  // uninitialised otherwise: a register is built per operation and most have no such lane).
+  std::array<uint8_t, kVRegBytes> undef;
 
   int ElemBytes() const {
     switch (dtype) {
