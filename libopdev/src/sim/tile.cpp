@@ -47,17 +47,6 @@ std::optional<Pad> ParsePad(std::string_view s) {
   return std::nullopt;
 }
 
-Layout TileType::EffectiveLayout() const {
-  if (layout) return *layout;
-  switch (space) {
-    case MemSpace::kMat: case MemSpace::kLeft: case MemSpace::kAcc: return Layout::kNZ;
-    case MemSpace::kRight: return Layout::kZN;
-    case MemSpace::kScaleLeft: return Layout::kZZ;
-    case MemSpace::kScaleRight: return Layout::kNN;
-    default: return Layout::kND;
-  }
-}
-
 bool TileType::IsFractal() const {
   Layout l = EffectiveLayout();
   return l == Layout::kNZ || l == Layout::kZN || l == Layout::kZZ || l == Layout::kNN;
@@ -93,11 +82,8 @@ int64_t TileType::FractalBytes() const {
   return FractalRows() * FractalCols() * static_cast<int64_t>(DTypeSize(dtype));
 }
 
-uint64_t Tile::ElementOffset(int64_t r, int64_t c) const {
+uint64_t Tile::FractalOffset(Layout l, int64_t r, int64_t c) const {
   const uint64_t es = elem_size();
-  const Layout l = type.EffectiveLayout();
-  if (l == Layout::kND) return static_cast<uint64_t>(r * type.shape[1] + c) * es;
-  if (l == Layout::kDN) return static_cast<uint64_t>(c * type.shape[0] + r) * es;
   // A one-row NZ tile (the [1, N] bias row in Mat) is one contiguous row: the docs give no
   // fractal padding for it and the bias samples place such tiles Bytes() apart.
   if (l == Layout::kNZ && type.shape[0] == 1) return static_cast<uint64_t>(c) * es;

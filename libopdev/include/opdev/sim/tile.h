@@ -39,8 +39,18 @@ struct TileType {
   int fractal = 0;
   int compact = 0;
 
-  Layout EffectiveLayout() const;  // ND for Vec/Bias/Scaling, NZ for Mat/Left/Acc, ZN for Right,
-                                   // ZZ for ScaleLeft, NN for ScaleRight
+  // ND for Vec/Bias/Scaling, NZ for Mat/Left/Acc, ZN for Right, ZZ for ScaleLeft, NN for
+  // ScaleRight (inline: tile operations address every element through it).
+  Layout EffectiveLayout() const {
+    if (layout) return *layout;
+    switch (space) {
+      case MemSpace::kMat: case MemSpace::kLeft: case MemSpace::kAcc: return Layout::kNZ;
+      case MemSpace::kRight: return Layout::kZN;
+      case MemSpace::kScaleLeft: return Layout::kZZ;
+      case MemSpace::kScaleRight: return Layout::kNN;
+      default: return Layout::kND;
+    }
+  }
   bool IsFractal() const;          // NZ, ZN, ZZ or NN
   // Fractal rows x columns of the layout (1 x 1 for ND/DN).
   int64_t FractalRows() const;
@@ -65,8 +75,15 @@ struct Tile {
   int last_load_line = 0;   // line of the most recent pl.load into this tile (0 none)
   bool used = false;        // accessed by any operation
 
-  // Byte offset (from addr) of element (r, c) for the tile's layout.
-  uint64_t ElementOffset(int64_t r, int64_t c) const;
+  // Byte offset (from addr) of element (r, c) for the tile's layout (ND and DN inline, the
+  // fractal layouts in FractalOffset).
+  uint64_t ElementOffset(int64_t r, int64_t c) const {
+    const Layout l = type.EffectiveLayout();
+    if (l == Layout::kND) return static_cast<uint64_t>(r * type.shape[1] + c) * elem_size();
+    if (l == Layout::kDN) return static_cast<uint64_t>(c * type.shape[0] + r) * elem_size();
+    return FractalOffset(l, r, c);
+  }
+  uint64_t FractalOffset(Layout l, int64_t r, int64_t c) const;
   // Elements from (r, c) on along the row that are contiguous in memory (up to `limit`).
   int64_t RowRun(int64_t c, int64_t limit) const;
   // Every layout's offset is separable: ElementOffset(r, c) == RowOffset(r) + ColOffset(c).
@@ -75,7 +92,15 @@ struct Tile {
   // True when consecutive rows of a column are adjacent in memory (DN, ZN, NN inside a
   // fractal); false when consecutive columns of a row are (ND, NZ, ZZ).
   bool ColumnMajorInside() const;
-  size_t elem_size() const { return DTypeSize(type.dtype); }
+  // DTypeSize, inline (per element in tile operations).
+  size_t elem_size() const {
+    switch (type.dtype) {
+      case DType::kInt8: case DType::kUInt8: case DType::kBool: return 1;
+      case DType::kFloat16: case DType::kBFloat16: case DType::kInt16: case DType::kUInt16: return 2;
+      case DType::kFloat32: case DType::kInt32: case DType::kUInt32: return 4;
+      default: return DTypeSize(type.dtype);
+    }
+  }
 };
 
 struct TileGroup {
