@@ -1,8 +1,10 @@
-// Simulator speed: a softmax-like VF kernel ([32,4096] fp16, fp32 accumulation, the DESIGN §1
-// structure) run through opdev's CPU simulator, beside torch's CPU softmax of the same data
-// (x.float() -> softmax -> half, since CPU torch has no fp16 softmax kernel, one thread),
-// measured in the same run with /usr/bin/python3. Counters: lane_ops/s (register lanes
-// processed per CPU second) and x_torch (simulated wall time / torch wall time).
+// Simulator speed: a softmax-like VF kernel ([32,4096] and [777,300] fp16, fp32 accumulation,
+// the DESIGN §1 structure) run through opdev's CPU simulator, beside torch's CPU softmax of the
+// same shape (x.float() -> softmax -> half, since CPU torch has no fp16 softmax kernel, one
+// thread), measured in the same run with /usr/bin/python3. Counters: lane_ops/s (register
+// lanes processed per CPU second) and x_torch (simulated wall time / torch wall time).
+// Tile ops: the tile-op softmax (fp32 [1024,256]) and an elementwise kernel ((x + y) * 0.5,
+// fp16 [1024,1024]) beside the same torch computation; counters tile_elems/s and x_torch.
 // Cube: the dynamic two-level-K FP16 matmul (tests/data/sim/matmul_dynamic_fp16.py, FP32
 // accumulation, FP16 out) on [1024,1024,1024] and a tail shape [1000,1000,1000], beside
 // torch.matmul of the same data in FP32 (one thread); counters MAC/s and x_torch.
@@ -12,6 +14,7 @@
 #include <benchmark/benchmark.h>
 
 #include <chrono>
+#include <map>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -50,9 +53,46 @@ double TorchSeconds(int64_t rows, int64_t cols, int threads) {
   return secs;
 }
 
-double TorchSecondsCached() {
-  static double s = TorchSeconds(32, 4096, 1);
-  return s;
+// Mean seconds of the torch expression `expr` (one thread) after `setup`, or -1.
+double TorchExprSeconds(const std::string& setup, const std::string& expr, int reps) {
+  std::string cmd = std::string(OPDEV_PYTHON) +
+                    " -c \"import torch,time\n"
+                    "torch.set_num_threads(1)\n" + setup + "\n"
+                    "f=lambda: " + expr + "\n"
+                    "[f() for _ in range(3)]\n"
+                    "n=" + std::to_string(reps) + "\n"
+                    "t=time.perf_counter()\n"
+                    "[f() for _ in range(n)]\n"
+                    "print((time.perf_counter()-t)/n)\" 2>/dev/null";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return -1;
+  double secs = -1;
+  if (std::fscanf(p, "%lf", &secs) != 1) secs = -1;
+  pclose(p);
+  return secs;
+}
+
+// Random [rows, cols] data of `dtype` in [lo, hi) (one torch tensor named `name`).
+std::string TorchRand(const std::string& name, int64_t rows, int64_t cols, const char* dtype, int lo, int hi) {
+  return name + "=(torch.rand(" + std::to_string(rows) + "," + std::to_string(cols) + ")*" + std::to_string(hi - lo) +
+         "+(" + std::to_string(lo) + "))." + dtype + "()";
+}
+
+// `secs()` once per key in this process run (Google Benchmark calls a benchmark function
+// several times while it sizes the iteration count).
+template <typename F>
+double Once(const std::string& key, F secs) {
+  static std::map<std::string, double> cache;
+  auto it = cache.find(key);
+  if (it == cache.end()) it = cache.emplace(key, secs()).first;
+  return it->second;
+}
+
+// The simulated run's wall time per iteration over torch's, both from this process run.
+void ReportXTorch(benchmark::State& state, double sim_wall, double torch_secs) {
+  if (torch_secs <= 0) return;
+  state.counters["torch_us"] = torch_secs * 1e6;
+  state.counters["x_torch"] = sim_wall / static_cast<double>(state.iterations()) / torch_secs;
 }
 
 void BM_TorchSoftmaxFp16_32x4096(benchmark::State& state) {
@@ -87,16 +127,71 @@ void BM_SimSoftmaxFp16(benchmark::State& state) {
   state.counters["lane_ops/s"] = benchmark::Counter(static_cast<double>(lane_ops) * static_cast<double>(state.iterations()),
                                                     benchmark::Counter::kIsRate);
   state.counters["lane_ops"] = static_cast<double>(lane_ops);
-  if (rows == 32 && cols == 4096) {
-    double t = TorchSecondsCached();
-    if (t > 0) {
-      // Wall time of one simulated run over torch's wall time, both measured in this process run.
-      state.counters["torch_us"] = t * 1e6;
-      state.counters["x_torch"] = wall / static_cast<double>(state.iterations()) / t;
-    }
-  }
+  // Same process run: torch's softmax of the same shape, timed right after the simulated runs.
+  ReportXTorch(state, wall, Once("softmax" + std::to_string(rows) + "x" + std::to_string(cols),
+                                  [&] { return TorchSeconds(rows, cols, 1); }));
 }
 BENCHMARK(BM_SimSoftmaxFp16)->Args({32, 4096})->Args({777, 300})->Unit(benchmark::kMillisecond);
+
+// Runs `entry` of tests/data/sim/<file> on `inputs` as a benchmark: wall time per run, the
+// tile elements processed per second, x_torch against `torch_expr` on the same shapes.
+void RunTileKernel(benchmark::State& state, const char* file, const char* entry,
+                   const std::vector<opdev::precision::Tensor>& inputs, const std::string& torch_setup,
+                   const std::string& torch_expr) {
+  opdev::sim::SimOptions opts;
+  opts.entry = entry;
+  const std::string path = std::string(OPDEV_SOURCE_DIR) + "/tests/data/sim/" + file;
+  double wall = 0;
+  int64_t elems = 0;
+  for (auto _ : state) {
+    auto t0 = std::chrono::steady_clock::now();
+    auto r = opdev::sim::RunKernelFile(path, inputs, opts);
+    wall += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (!r.ok() || !r->completed || r->hazards.HasErrors()) {
+      state.SkipWithError("simulation failed");
+      return;
+    }
+    elems = r->stats.tile_elems;
+    benchmark::DoNotOptimize(r->outputs);
+  }
+  state.counters["tile_elems/s"] = benchmark::Counter(static_cast<double>(elems) * static_cast<double>(state.iterations()),
+                                                      benchmark::Counter::kIsRate);
+  ReportXTorch(state, wall, Once(torch_setup + torch_expr, [&] { return TorchExprSeconds(torch_setup, torch_expr, 50); }));
+}
+
+// Tile-op row softmax (tests/data/sim/softmax_tile_fp32.py: row_max, row_expand_sub, exp,
+// row_sum, row_expand_div on [8, 256] fp32 tiles) beside torch.softmax in fp32.
+void BM_SimSoftmaxTileFp32(benchmark::State& state) {
+  const int64_t rows = state.range(0), cols = state.range(1);
+  std::vector<double> v(static_cast<size_t>(rows * cols));
+  uint64_t s = 99;
+  for (auto& x : v) {
+    s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+    x = -8.0 + 16.0 * static_cast<double>(s >> 11) / 9007199254740992.0;
+  }
+  auto x = *opdev::precision::Tensor::FromDoubles(opdev::DType::kFloat32, {rows, cols}, v);
+  RunTileKernel(state, "softmax_tile_fp32.py", "softmax_tile_wrapper", {x}, TorchRand("x", rows, cols, "float", -8, 8),
+                "torch.softmax(x,-1)");
+}
+BENCHMARK(BM_SimSoftmaxTileFp32)->Args({1024, 256})->Unit(benchmark::kMillisecond);
+
+// Elementwise tile ops (tests/data/sim/add_scale_tile_fp16.py: z = (x + y) * 0.5 on [32, 128]
+// fp16 tiles, 8 cores) beside torch's fp16 (x + y) * 0.5.
+void BM_SimAddScaleTileFp16(benchmark::State& state) {
+  const int64_t rows = state.range(0), cols = state.range(1);
+  auto x = Input(rows, cols);
+  std::vector<double> v(static_cast<size_t>(rows * cols));
+  uint64_t s = 777;
+  for (auto& e : v) {
+    s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+    e = -4.0 + 8.0 * static_cast<double>(s >> 11) / 9007199254740992.0;
+  }
+  auto y = *opdev::precision::Tensor::FromDoubles(opdev::DType::kFloat16, {rows, cols}, v);
+  RunTileKernel(state, "add_scale_tile_fp16.py", "add_scale_wrapper", {x, y},
+                TorchRand("x", rows, cols, "half", -4, 4) + "\n" + TorchRand("y", rows, cols, "half", -4, 4),
+                "(x+y)*0.5");
+}
+BENCHMARK(BM_SimAddScaleTileFp16)->Args({1024, 1024})->Unit(benchmark::kMillisecond);
 
 const char* kMatmul = OPDEV_SOURCE_DIR "/tests/data/sim/matmul_dynamic_fp16.py";
 
