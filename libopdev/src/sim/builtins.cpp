@@ -17,6 +17,7 @@ BuiltinFn FindBuiltin(const std::string& q) {
     RegisterVfBuiltins(t);
     RegisterHostBuiltins(t);
     RegisterCubeBuiltins(t);
+    RegisterSyncBuiltins(t);
     return t;
   }();
   auto it = table.find(q);

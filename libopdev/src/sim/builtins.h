@@ -51,6 +51,7 @@ void RegisterTileBuiltins(BuiltinTable& t);  // pl.* (tiles, data movement, tile
 void RegisterVfBuiltins(BuiltinTable& t);    // vf.*
 void RegisterHostBuiltins(BuiltinTable& t);  // Python builtins, torch, platform
 void RegisterCubeBuiltins(BuiltinTable& t);  // pl.move/insert/matmul*/set_mm_layout_transform
+void RegisterSyncBuiltins(BuiltinTable& t);  // pl.system.set_cross_core/wait_cross_core
 
 // Cube hooks (builtins_cube.cpp): the Acc side of pl.store (phase / accumulation rules; call
 // before the FIX transfer), a new L1 tile group's bank placement, and the end-of-core checks.

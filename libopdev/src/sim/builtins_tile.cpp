@@ -1,6 +1,7 @@
 // `pl.*` builtins: TileType, make_tile, make_tile_group, SPMD queries, set_validshape,
 // load/store (and the *_tile forms), fillpad, the tile vector operations and the
-// synchronization calls (which are no-ops: cores and pipes execute in program order).
+// synchronization calls within a core (no-ops: pipes execute in program order; the cross-core
+// events are in builtins_sync.cpp).
 #include "builtins.h"
 
 #include "opdev/sim/data_movement.h"
@@ -314,7 +315,11 @@ Value LoadImpl(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw, bool tile_
                               std::string(LayoutName(l)), transposed ? "transposed" : "plain",
                               transposed ? "ZN" : "NZ"));
   }
-  ReportIssues(in, call.line, LoadTile(in.Mem(), *t, src, off, transposed));
+  TouchedRuns touched;
+  ReportIssues(in, call.line, LoadTile(in.Mem(), *t, src, off, transposed, in.race ? &touched : nullptr));
+  if (in.race)
+    if (GmRace r = in.race->Read(src, touched, in.core->ordinal, call.line); r.found)
+      in.ReportRace(r, src, false, call.line);
   in.stats.tile_elems += t->valid_rows * t->valid_cols;
   t->last_load_line = call.line;
   return Value::None();
@@ -345,6 +350,7 @@ Value StoreImpl(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw, bool tile
   in.MarkUsed(*t);
   t->last_load_line = 0;
   FixOptions fix;
+  TouchedRuns touched;
   if (t->type.space == MemSpace::kAcc) {
     std::string phase;
     if (const Value* p = a.Get(99, "phase"); p && p->kind != VK::kNone) {
@@ -370,13 +376,16 @@ Value StoreImpl(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw, bool tile
       }
     }
     CubeStoreFromAcc(in, a, *t, phase);
-    ReportIssues(in, call.line, StoreTile(dst, in.Mem(), *t, off, in.core->ordinal, &fix));
+    ReportIssues(in, call.line, StoreTile(dst, in.Mem(), *t, off, in.core->ordinal, &fix, in.race ? &touched : nullptr));
   } else {
     for (const char* k : {"relu_pre_mode", "scale", "phase"})
       if (const Value* v = a.Get(99, k); v && v->kind != VK::kNone)
         a.Fail(absl::StrCat("'", k, "' applies to stores from Acc (FIX) only"));
-    ReportIssues(in, call.line, StoreTile(dst, in.Mem(), *t, off, in.core->ordinal));
+    ReportIssues(in, call.line, StoreTile(dst, in.Mem(), *t, off, in.core->ordinal, nullptr, in.race ? &touched : nullptr));
   }
+  if (in.race)
+    if (GmRace r = in.race->Write(dst, touched, in.core->ordinal, call.line); r.found)
+      in.ReportRace(r, dst, true, call.line);
   in.stats.tile_elems += t->valid_rows * t->valid_cols;
   return Value::None();
 }
@@ -648,8 +657,7 @@ void RegisterTileBuiltins(BuiltinTable& t) {
   t["pl.select"] = SelectFn;
   for (const char* n : {"pl.system.bar_m", "pl.system.bar_mte1", "pl.system.bar_mte2", "pl.system.bar_mte3",
                         "pl.system.bar_fix", "pl.system.bar_all", "pl.system.bar_v", "pl.system.sync_src",
-                        "pl.system.sync_dst", "pl.system.set_cross_core", "pl.system.wait_cross_core",
-                        "pl.system.sync_all", "pl.system.mutex_lock",
+                        "pl.system.sync_dst", "pl.system.sync_all", "pl.system.mutex_lock",
                         "pl.system.mutex_unlock", "pl.printf", "pl.pto_assert", "pl.dump_data",
                         "pl.section_vector", "pl.section_cube"})
     t[n] = NoOp;

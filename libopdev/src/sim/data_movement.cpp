@@ -50,7 +50,7 @@ std::string ShapeText(const std::vector<int64_t>& s) { return "[" + absl::StrJoi
 }  // namespace
 
 std::vector<Issue> LoadTile(CoreMemory& mem, Tile& dst, const GmTensor& src,
-                            const std::vector<int64_t>& offsets, bool transpose) {
+                            const std::vector<int64_t>& offsets, bool transpose, TouchedRuns* touched) {
   std::vector<Issue> issues;
   Mapping m = MapAxes(src, offsets);
   if (!m.ok) {
@@ -97,6 +97,7 @@ std::vector<Issue> LoadTile(CoreMemory& mem, Tile& dst, const GmTensor& src,
           std::memcpy(buf.bytes.data() + off, src.data.data() + (base_flat + r * rs + c) * static_cast<int64_t>(es), len);
           std::memset(buf.written.data() + off, 1, len);
           if (!buf.origin.empty()) std::fill_n(buf.origin.begin() + off, len, WriteOrigin{mem.op_line, -1, 0});
+          if (touched) touched->emplace_back(base_flat + r * rs + c, run);
         }
         c += run;
       }
@@ -116,6 +117,7 @@ std::vector<Issue> LoadTile(CoreMemory& mem, Tile& dst, const GmTensor& src,
       else StoreScalar(dst.type.dtype, buf.bytes.data() + off, src.GetAsDouble(flat));
       std::memset(buf.written.data() + off, 1, tes);
       if (!buf.origin.empty()) std::fill_n(buf.origin.begin() + off, tes, WriteOrigin{mem.op_line, -1, 0});
+      if (touched) touched->emplace_back(flat, 1);
     }
   }
   if (oob > 0) {
@@ -136,7 +138,8 @@ std::vector<Issue> LoadTile(CoreMemory& mem, Tile& dst, const GmTensor& src,
 }
 
 std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& src,
-                             const std::vector<int64_t>& offsets, int core_id, const FixOptions* fix) {
+                             const std::vector<int64_t>& offsets, int core_id, const FixOptions* fix,
+                             TouchedRuns* touched) {
   std::vector<Issue> issues;
   Mapping m = MapAxes(dst, offsets);
   if (!m.ok) {
@@ -216,6 +219,7 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
               undef += std::memchr(buf.written.data() + off + i * tes, 0, tes) != nullptr;
           }
           for (int64_t i = 0; i < run; ++i) track(flat0 + i, off + i * tes);
+          if (touched) touched->emplace_back(flat0, run);
         }
         c += run;
       }
@@ -232,6 +236,7 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
       else if (same_type) std::memcpy(dst.data.data() + flat * static_cast<int64_t>(es), buf.bytes.data() + off, es);
       else dst.SetFromDouble(flat, LoadScalar(src.type.dtype, buf.bytes.data() + off));
       track(flat, off);
+      if (touched) touched->emplace_back(flat, 1);
     }
   }
   if (oob > 0) {

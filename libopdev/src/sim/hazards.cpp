@@ -103,6 +103,16 @@ const std::vector<HazardInfo>& HazardCatalogue() {
       {hazard::kLimit, Severity::kError, c::kCapabilityGap,
        "a value or allocation beyond the simulator's explicit limits (integers outside int64, host "
        "memory, list length, call depth / recursion)"},
+      {hazard::kDeadlock, Severity::kError, c::kRuntimeFailure,
+       "every live core of a launch waits for a cross-core event no core can set any more: "
+       "the device hangs (each waiting core's line and event are reported)"},
+      {hazard::kEventReuse, Severity::kError, c::kImplementationError,
+       "a cross-core event is set again before the receiving core consumed the previous set"},
+      {hazard::kCrossSync, Severity::kError, c::kImplementationError,
+       "set_cross_core/wait_cross_core with an invalid pipe, event id or sync mode for the core"},
+      {hazard::kGmRace, Severity::kError, c::kImplementationError,
+       "two cores access the same GM element, at least one writing, with no happens-before "
+       "edge through cross-core events: the result depends on timing"},
   };
   return table;
 }

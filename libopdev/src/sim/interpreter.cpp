@@ -1093,30 +1093,58 @@ void Interp::Launch(const FuncIR& kernel, int64_t bd, std::vector<Value>& args, 
       }
     }
   }
-  const bool was_kernel = in_kernel;
   const int64_t ncores = bd * CoresPerBlock(kernel.launch);
+  std::vector<CoreContext> ctxs(static_cast<size_t>(ncores));
   for (int64_t ordinal = 0; ordinal < ncores; ++ordinal) {
-    in_kernel = true;
-    CoreContext ctx = PlanCore(kernel.launch, bd, ordinal);
-    std::unique_ptr<CoreMemory>& spare = spare_mem_[ctx.kind == CoreKind::kAic ? 0 : 1];
-    ctx.mem = spare ? std::move(spare) : std::make_unique<CoreMemory>(target);
+    CoreContext& ctx = ctxs[static_cast<size_t>(ordinal)];
+    ctx = PlanCore(kernel.launch, bd, ordinal);
+    auto& spare = spare_mem_[ctx.kind == CoreKind::kAic ? 0 : 1];
+    if (!spare.empty()) {
+      ctx.mem = std::move(spare.back());
+      spare.pop_back();
+    } else {
+      ctx.mem = std::make_unique<CoreMemory>(target);
+    }
     ctx.mem->Reset();
     ctx.mem->RecordOrigins(record_provenance);
     ctx.auto_mutex = kernel.auto_mutex;
-    core = &ctx;
+  }
+  // Every core starts from a fresh execution state; the launching state is set aside.
+  ExecState outer;
+  SaveExec(outer);
+  std::vector<ExecState> states(static_cast<size_t>(ncores));
+  for (int64_t i = 0; i < ncores; ++i) {
+    states[static_cast<size_t>(i)].core = &ctxs[static_cast<size_t>(i)];
+    states[static_cast<size_t>(i)].in_kernel = true;
+    states[static_cast<size_t>(i)].current_line = line;
+    states[static_cast<size_t>(i)].stack_top = stack_top_;
+  }
+  CoreScheduler scheduler(static_cast<int>(ncores), schedule_seed,
+                          [&](int i) { SaveExec(states[static_cast<size_t>(i)]); },
+                          [&](int i) { RestoreExec(states[static_cast<size_t>(i)]); });
+  CrossCoreSync sync(ctxs);
+  GmRaceTracker tracker(sync);
+  sched = &scheduler;
+  xsync = &sync;
+  race = ncores > 1 ? &tracker : nullptr;
+  struct Restore {
+    Interp& in;
+    std::vector<CoreContext>& ctxs;
+    ExecState& outer;
+    ~Restore() {
+      for (auto& c : ctxs)
+        if (c.mem) in.spare_mem_[c.kind == CoreKind::kAic ? 0 : 1].push_back(std::move(c.mem));
+      in.sched = nullptr;
+      in.xsync = nullptr;
+      in.race = nullptr;
+      in.RestoreExec(outer);
+    }
+  } restore{*this, ctxs, outer};
+  scheduler.Run([&](int i) {
+    // A core on its own thread measures its interpreter stack from the thread's first frame.
+    if (ncores > 1) stack_top_ = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
     std::vector<Value> a = args;
     Kwargs k = kw;
-    struct Restore {
-      Interp& in;
-      CoreContext& ctx;
-      std::unique_ptr<CoreMemory>& spare;
-      bool was_kernel;
-      ~Restore() {
-        spare = std::move(ctx.mem);
-        in.core = nullptr;
-        in.in_kernel = was_kernel;
-      }
-    } restore{*this, ctx, spare, was_kernel};
     try {
       CallFunction(kernel, a, k, line);
     } catch (...) {
@@ -1125,8 +1153,66 @@ void Interp::Launch(const FuncIR& kernel, int64_t bd, std::vector<Value>& args, 
     }
     FinishCore(true);
     ++stats.cores_run;
+    (void)i;
+  });
+  const auto& dead = scheduler.deadlock();
+  if (!dead.empty()) {
+    std::vector<std::string> parts;
+    for (const auto& w : dead)
+      parts.push_back(absl::StrFormat("%s waits at line %d for %s", ctxs[static_cast<size_t>(w.core)].Name(), w.line, w.what));
+    const std::string all = absl::StrJoin(parts, "; ");
+    const int done = static_cast<int>(ncores) - static_cast<int>(dead.size());
+    for (size_t j = 1; j < dead.size(); ++j)
+      sink.Report(hazard::kDeadlock, dead[j].line,
+                  absl::StrFormat("deadlock: %s; every live core waits (%d core(s) ended) and no set can come: %s",
+                                  parts[j], done, all));
+    Fail(hazard::kDeadlock, dead[0].line,
+         absl::StrFormat("deadlock: %s; every live core waits (%d core(s) ended) and no set can come: %s", parts[0],
+                         done, all));
   }
-  in_kernel = was_kernel;
+}
+
+void Interp::SaveExec(ExecState& s) {
+  s.core = core;
+  s.in_kernel = in_kernel;
+  s.in_vf = in_vf;
+  s.current_line = current_line;
+  s.assign_name = std::move(assign_name);
+  s.call_scratch = std::move(call_scratch_);
+  s.call_depth = call_depth_;
+  s.loops = std::move(loops_);
+  s.fn_depth = fn_depth_;
+  s.stack_top = stack_top_;
+}
+
+void Interp::RestoreExec(ExecState& s) {
+  core = s.core;
+  in_kernel = s.in_kernel;
+  in_vf = s.in_vf;
+  current_line = s.current_line;
+  assign_name = std::move(s.assign_name);
+  call_scratch_ = std::move(s.call_scratch);
+  call_depth_ = s.call_depth;
+  loops_ = std::move(s.loops);
+  fn_depth_ = s.fn_depth;
+  stack_top_ = s.stack_top;
+}
+
+void Interp::ReportRace(const GmRace& r, const GmTensor& t, bool is_write, int line) {
+  std::vector<int64_t> coord(t.shape.size());
+  int64_t rem = r.element;
+  for (int d = static_cast<int>(t.shape.size()) - 1; d >= 0; --d) {
+    coord[static_cast<size_t>(d)] = t.shape[static_cast<size_t>(d)] ? rem % t.shape[static_cast<size_t>(d)] : 0;
+    rem = t.shape[static_cast<size_t>(d)] ? rem / t.shape[static_cast<size_t>(d)] : 0;
+  }
+  const std::string other = xsync ? xsync->Core(r.other_core).Name() : absl::StrCat("core ", r.other_core);
+  sink.Report(hazard::kGmRace, line,
+              absl::StrFormat("%s %s '%s'[%s] at line %d, which %s %s at line %d with no happens-before edge "
+                              "between the two accesses (no set_cross_core -> wait_cross_core chain orders "
+                              "them): on the device the result depends on timing",
+                              core->Name(), is_write ? "writes" : "reads", t.name, absl::StrJoin(coord, ", "), line,
+                              other, r.other_wrote ? "wrote" : "read", r.other_line),
+              absl::StrFormat("%s line %d; %s line %d", core->Name(), line, other, r.other_line));
 }
 
 }  // namespace opdev::sim

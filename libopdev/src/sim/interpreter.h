@@ -6,6 +6,9 @@
 #pragma once
 
 #include "core_context.h"
+#include "core_scheduler.h"
+#include "cross_core_sync.h"
+#include "gm_race.h"
 #include "program.h"
 #include "value.h"
 
@@ -80,7 +83,8 @@ class Interp {
   void RunModuleBody();
   Value CallValue(const Value& callee, std::vector<Value>& args, Kwargs& kw, const XNode& site);
   Value CallFunction(const FuncIR& f, std::vector<Value>& args, Kwargs& kw, int line);
-  // Runs `kernel` on the cores of block_dim blocks in turn (see PlanCore).
+  // Runs `kernel` on the cores of block_dim blocks (see PlanCore) as concurrent cores under a
+  // CoreScheduler (one runs at a time, switches at sync points; schedule_seed permutes).
   void Launch(const FuncIR& kernel, int64_t block_dim, std::vector<Value>& args, Kwargs& kw, int line);
 
   Value Eval(const XNode& n, Frame& fr);
@@ -121,6 +125,14 @@ class Interp {
   void CheckSequenceLength(int64_t n, int line) const;
 
   bool record_provenance = false;  // stamp written bytes with their writer (SimOptions)
+  uint64_t schedule_seed = 0;      // 0: fixed core order; else the interleaving's PRNG seed
+  // The launch in progress: its scheduler and cross-core events (nullptr outside a kernel),
+  // and the GM race tracker (nullptr when the launch has one core).
+  CoreScheduler* sched = nullptr;
+  CrossCoreSync* xsync = nullptr;
+  GmRaceTracker* race = nullptr;
+  // Reports a GM race found by `race` for a transfer at `line` on the executing core.
+  void ReportRace(const GmRace& r, const GmTensor& t, bool is_write, int line);
 
   // Registers a new tile on the executing core: placement and overlap checks.
   void RegisterTile(const std::shared_ptr<Tile>& t, int line);
@@ -143,7 +155,7 @@ class Interp {
   Value& Global(const XNode& n);
   void FinishCore(bool completed);  // end-of-core checks (Cube checks only when it completed)
 
-  std::unique_ptr<CoreMemory> spare_mem_[2];  // reused between cores, by CoreKind
+  std::vector<std::unique_ptr<CoreMemory>> spare_mem_[2];  // reused between launches, by CoreKind
   // Argument vectors of EvalCall, one per nesting depth, reused from call to call.
   struct CallScratch {
     std::vector<Value> args;
@@ -164,6 +176,21 @@ class Interp {
   int64_t state_writes_ = 0;  // global and list-item assignments (state outside the locals)
   int64_t gm_allocated_ = 0;  // bytes of GM the run allocated
   Value IntOp(py::Op op, int64_t x, int64_t y, int line);
+  // What one core's execution owns of the interpreter while another core holds the baton.
+  struct ExecState {
+    CoreContext* core = nullptr;
+    bool in_kernel = false;
+    bool in_vf = false;
+    int current_line = 0;
+    std::string assign_name;
+    std::vector<std::unique_ptr<CallScratch>> call_scratch;
+    size_t call_depth = 0;
+    std::vector<LoopFrame> loops;
+    int fn_depth = 0;
+    uintptr_t stack_top = 0;
+  };
+  void SaveExec(ExecState& s);
+  void RestoreExec(ExecState& s);
 };
 
 // Name of a value's kind for messages ("int", "Tile", ...).

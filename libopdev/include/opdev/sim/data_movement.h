@@ -2,23 +2,28 @@
 // layout, NZ/ZN for Mat) and pl.store / pl.store_tile (MTE3 from Vec, FIX from Acc: NZ -> ND
 // with dtype conversion, ReLU and scale). Transfers move the tile's valid window; elements outside the GM
 // tensor are reported (the device's out-of-range DMA) and skipped; stores record the writing
-// core per GM element and report stores of never-written on-chip bytes.
+// core per GM element and report stores of never-written on-chip bytes. Given `touched`, a
+// transfer appends the GM elements it accessed.
 #pragma once
 
 #include "opdev/sim/memory.h"
 #include "opdev/sim/tile.h"
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace opdev::sim {
 
 using Issue = PlacementIssue;
+// The GM elements a transfer touched, as runs (first flat index, count), for race tracking.
+using TouchedRuns = std::vector<std::pair<int64_t, int64_t>>;
 
 // `offsets` are absolute element offsets, one per tensor axis (a missing leading offset is 0).
 // `transpose` (order=[1,0]) maps tile (r, c) to tensor (row c, col r).
 std::vector<Issue> LoadTile(CoreMemory& mem, Tile& dst, const GmTensor& src,
-                            const std::vector<int64_t>& offsets, bool transpose = false);
+                            const std::vector<int64_t>& offsets, bool transpose = false,
+                            TouchedRuns* touched = nullptr);
 // The fixpipe (FIX) of an Acc -> GM store: converts each element to the tensor's dtype
 // (round to nearest even, integers saturating) after an optional ReLU (relu_pre_mode) and
 // per-tensor scale (scale=, multiplied in FP32).
@@ -31,6 +36,6 @@ struct FixOptions {
 // which does not convert (a dtype difference is reported).
 std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& src,
                              const std::vector<int64_t>& offsets, int core_id,
-                             const FixOptions* fix = nullptr);
+                             const FixOptions* fix = nullptr, TouchedRuns* touched = nullptr);
 
 }  // namespace opdev::sim

@@ -57,6 +57,11 @@ inline constexpr std::string_view kMutexShared = "SIM-MUTEX-SHARED";       // tw
 inline constexpr std::string_view kL1BankHalf = "SIM-L1-BANK-HALF";        // ping/pong in one bank half
 inline constexpr std::string_view kWorkBudget = "SIM-WORK-BUDGET";         // runaway / endless loop
 inline constexpr std::string_view kLimit = "SIM-LIMIT";                    // int64, memory, call depth
+// Concurrent cores (docs/simulator.md, "Concurrent cores and cross-core sync").
+inline constexpr std::string_view kDeadlock = "SIM-XCORE-DEADLOCK";        // every live core waits
+inline constexpr std::string_view kEventReuse = "SIM-XCORE-EVENT-REUSE";   // event set again before its wait
+inline constexpr std::string_view kCrossSync = "SIM-XCORE-SYNC";           // invalid set/wait_cross_core
+inline constexpr std::string_view kGmRace = "SIM-GM-RACE";                 // unordered cross-core GM accesses
 }  // namespace hazard
 
 struct HazardInfo {

@@ -20,7 +20,10 @@
 //  * kernel entry: the inputs bind to the kernel's tensor parameters in order (every tensor
 //    parameter, outputs included, since the kernel cannot allocate); the kernel runs on
 //    `block_dim` cores; the outputs are the parameters some core wrote.
-// Each SPMD core runs in turn with freshly poisoned on-chip memory; sync calls are no-ops.
+// The cores of a launch (a mixed launch: 1 AIC + 2 AIV per block) run as concurrent cores, each
+// with freshly poisoned on-chip memory: one at a time, switching at cross-core waits, in a
+// fixed order unless `schedule_seed` permutes the interleaving. Waits block on
+// set_cross_core events; deadlocks and unordered GM accesses between cores are hazards.
 #pragma once
 
 #include "opdev/precision/tensor.h"
@@ -46,6 +49,9 @@ struct SimOptions {
   // framework's A5 fallback).
   int64_t vector_core_num = 48;
   int64_t cube_core_num = 24;
+  // 0: the fixed schedule (the lowest-numbered core that can run goes on at each switch);
+  // otherwise every set/wait is a switch point and this seeds the choice of the next core.
+  uint64_t schedule_seed = 0;
   // Extra scalar arguments after the tensors (ints or floats, in order).
   std::vector<double> scalar_args;
   // Work budget in work units (one per interpreted statement and per register operation, one

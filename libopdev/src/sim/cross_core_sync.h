@@ -1,0 +1,77 @@
+// The cross-core events of one launch (pl.system.set_cross_core / wait_cross_core) and the
+// vector clocks that order the cores' work through them. An event is a flag per (receiving
+// core, sending core, sync mode, event id) holding the pending sets in order; a wait consumes
+// one. What a set reaches follows set_cross_core_wait_cross_core.md:
+//  * INTRA_BLOCK (default): AIC -> both AIVs of its block (each AIV's wait consumes its copy);
+//    AIV -> the AIC of its block, whose wait needs the set of both AIVs and consumes both;
+//  * UNICAST_BLOCK: AIV -> the AIC of its block, whose wait is satisfied by either AIV's set
+//    (the lower subblock's pending set is consumed first); what an AIC set reaches in this
+//    mode is not documented and is reported, not guessed;
+//  * INTER_SUBBLOCK: AIV -> the other AIV of its block;
+//  * INTER_BLOCK: all cores of the setter's kind; the k-th wait of a core is satisfied once
+//    every core of its kind has set the event k times (a barrier).
+// Each core has a vector clock (one component per core, its own starting at 1). A set sends a
+// snapshot of the setter's clock and then advances the setter's own component; a wait joins
+// the snapshots it consumes. An access at epoch e of core c happens before core d's access
+// when c == d or clock[d][c] >= e (gm_race.h uses this).
+#pragma once
+
+#include "core_context.h"
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace opdev::sim {
+
+enum class CrossMode { kInterBlock = 0, kInterSubblock = 1, kIntraBlock = 2, kUnicastBlock = 3 };
+std::string_view CrossModeName(CrossMode m);
+
+using VClock = std::vector<uint32_t>;
+
+class CrossCoreSync {
+ public:
+  explicit CrossCoreSync(const std::vector<CoreContext>& cores);
+
+  struct SetResult {
+    std::string error;      // non-empty: the set is invalid here (no receiver, undefined mode)
+    int reused_line = 0;    // > 0: a receiver still had an unconsumed set of this event from that line
+    std::string reused_receiver;
+  };
+  SetResult Set(int core, CrossMode mode, int event, int line);
+  // "" when the wait is valid on this core, else why not.
+  std::string CheckWait(int core, CrossMode mode, int event) const;
+  bool CanWait(int core, CrossMode mode, int event) const;
+  void Consume(int core, CrossMode mode, int event);  // requires CanWait
+  // Which sets the wait needs, for deadlock reports ("a set by AIC 0").
+  std::string WaitSources(int core, CrossMode mode) const;
+
+  const CoreContext& Core(int core) const { return cores_[static_cast<size_t>(core)]; }
+  const VClock& Clock(int core) const { return clock_[static_cast<size_t>(core)]; }
+  uint32_t Epoch(int core) const { return clock_[static_cast<size_t>(core)][static_cast<size_t>(core)]; }
+  bool HappensBefore(int from_core, uint32_t from_epoch, int to_core) const {
+    return from_core == to_core || clock_[static_cast<size_t>(to_core)][static_cast<size_t>(from_core)] >= from_epoch;
+  }
+
+ private:
+  struct Pending {
+    int line = 0;
+    VClock vc;
+  };
+  using Key = std::tuple<int, int, int, int>;  // receiver, sender, mode, event
+  std::vector<int> Receivers(int core, CrossMode mode) const;
+  std::vector<int> Senders(int core, CrossMode mode) const;  // whose sets a wait can take
+  void Join(int core, const VClock& vc);
+
+  const std::vector<CoreContext>& cores_;
+  std::vector<VClock> clock_;
+  std::map<Key, std::deque<Pending>> flags_;
+  // INTER_BLOCK: snapshots of each core's sets per event, and each core's waits per event.
+  std::map<std::pair<int, int>, std::vector<VClock>> barrier_sets_;
+  std::map<std::pair<int, int>, size_t> barrier_waits_;
+};
+
+}  // namespace opdev::sim

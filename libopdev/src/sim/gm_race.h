@@ -1,0 +1,55 @@
+// Race detection on GM tensors shared by the cores of one launch. Every element remembers its
+// last write and its last read (core, that core's epoch, line). An access races with an
+// earlier access by another core when at least one of them writes and the earlier one does
+// not happen before it through the cross-core events (CrossCoreSync::HappensBefore). Because
+// the check uses the vector clocks rather than the order the cores happened to run in, a
+// missing wait is found whichever core the schedule ran first. Only the last read of an
+// element is kept: a write racing with an earlier read of a third core is found only when that
+// read is the element's last one.
+#pragma once
+
+#include "cross_core_sync.h"
+
+#include "opdev/sim/memory.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace opdev::sim {
+
+// Element runs of one transfer: (first flat index, count).
+using ElementRuns = std::vector<std::pair<int64_t, int64_t>>;
+
+struct GmRace {
+  bool found = false;
+  int64_t element = 0;    // flat index of the first racing element
+  bool other_wrote = true;  // the earlier access was a write (else a read)
+  int other_core = 0;
+  int other_line = 0;
+};
+
+class GmRaceTracker {
+ public:
+  explicit GmRaceTracker(const CrossCoreSync& sync) : sync_(sync) {}
+  // Records the accesses of one transfer and returns its first race (if any).
+  GmRace Read(const GmTensor& t, const ElementRuns& runs, int core, int line);
+  GmRace Write(const GmTensor& t, const ElementRuns& runs, int core, int line);
+
+ private:
+  struct Access {
+    int32_t core = -1;
+    uint32_t epoch = 0;
+    int32_t line = 0;
+  };
+  struct Shadow {
+    std::vector<Access> write, read;
+  };
+  Shadow& Of(const GmTensor& t);
+  const CrossCoreSync& sync_;
+  std::map<const GmTensor*, Shadow> shadows_;
+};
+
+}  // namespace opdev::sim
