@@ -131,7 +131,7 @@ void BM_SimSoftmaxFp16(benchmark::State& state) {
   ReportXTorch(state, wall, Once("softmax" + std::to_string(rows) + "x" + std::to_string(cols),
                                   [&] { return TorchSeconds(rows, cols, 1); }));
 }
-BENCHMARK(BM_SimSoftmaxFp16)->Args({32, 4096})->Args({777, 300})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SimSoftmaxFp16)->Args({32, 4096})->Args({777, 300})->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
 
 // Runs `entry` of tests/data/sim/<file> on `inputs` as a benchmark: wall time per run, the
 // tile elements processed per second, x_torch against `torch_expr` on the same shapes.
@@ -253,7 +253,7 @@ void BM_SimMatmulFp16(benchmark::State& state) {
     state.counters["x_torch"] = wall / static_cast<double>(state.iterations()) / t;
   }
 }
-BENCHMARK(BM_SimMatmulFp16)->Args({1024, 1024, 1024})->Args({1000, 1000, 1000})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SimMatmulFp16)->Args({1024, 1024, 1024})->Args({1000, 1000, 1000})->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

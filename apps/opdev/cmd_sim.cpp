@@ -10,12 +10,14 @@ namespace {
 constexpr const char* kUsage =
     "opdev sim FILE --entry NAME --in X.npy [--in Y.npy ...] --out-dir DIR\n"
     "          [--block-dim N] [--scalar V ...] [--target a5|a3] [--vector-cores N]\n"
-    "          [--work-budget UNITS] [--json]\n"
+    "          [--work-budget UNITS] [--schedule-seed N] [--json]\n"
     "       opdev sim --hazards [--json]\n\n"
     "Executes the entry of a PyPTO-Pro kernel file on the CPU: a wrapper (inputs bind to its\n"
     "parameters; its statements must stay within the wrapper boundary; outputs are the tensors\n"
     "it returns) or the @pl.jit kernel itself (inputs bind to every tensor parameter, outputs\n"
-    "included; outputs are the parameters a core wrote). Each SPMD core runs in turn; float16\n"
+    "included; outputs are the parameters a core wrote). The cores of a launch run as concurrent\n"
+    "cores, one at a time, switching at cross-core waits (fixed order; --schedule-seed N > 0\n"
+    "permutes the interleaving reproducibly, switching at every set and wait). float16\n"
     "and bfloat16 are stored with exact round-to-nearest-even, arithmetic is fp32.\n"
     "Outputs are written to DIR/<name>.npy. Hazards (out-of-range DMA, tile placement and\n"
     "overlap, mask width mix, never-written bytes reaching results, output coverage, VF-body\n"
@@ -37,6 +39,8 @@ int RunSim(const std::vector<std::string>& args) {
       "target", po::value<std::string>()->default_value("a5"), "a5 or a3")(
       "vector-cores", po::value<int64_t>()->default_value(48), "get_platform_info().vector_core_num")(
       "work-budget", po::value<int64_t>()->default_value(0), "work units before SIM-WORK-BUDGET (0: default)")(
+      "schedule-seed", po::value<int64_t>()->default_value(0),
+      "0: fixed core order; N > 0: a reproducible permuted interleaving of the cores")(
       "hazards", po::bool_switch(), "list the hazard catalogue and exit")(
       "json", po::bool_switch(), "machine-readable result");
   po::positional_options_description pos;
@@ -49,7 +53,8 @@ int RunSim(const std::vector<std::string>& args) {
                               {"target", vm["target"].as<std::string>()},
                               {"block_dim", vm["block-dim"].as<int64_t>()},
                               {"vector_cores", vm["vector-cores"].as<int64_t>()},
-                              {"work_budget", vm["work-budget"].as<int64_t>()}};
+                              {"work_budget", vm["work-budget"].as<int64_t>()},
+                              {"schedule_seed", vm["schedule-seed"].as<int64_t>()}};
   for (const char* key : {"file", "entry", "out-dir"})
     if (vm.count(key)) request[RequestKey(key)] = vm[key].as<std::string>();
   if (vm.count("in")) {

@@ -98,10 +98,12 @@ OPDEV_EXPORT int opdev_gen(opdev_context *ctx, const char *request_json, char **
 OPDEV_EXPORT int opdev_lint(opdev_context *ctx, const char *request_json, char **result);
 
 /* sim: {"file": "kernel.py", "entry": "NAME", "in"?: ["x.npy", ...], "scalar"?: [1.5, ...],
- * "out_dir": "DIR", "block_dim"?, "target"?, "vector_cores"?, "work_budget"?} or
- * {"hazards": true} -> `opdev sim --json` (writes DIR/<output>.npy). "work_budget": work
- * units (statements, register ops, tile elements / 64) before the run stops with
- * SIM-WORK-BUDGET; 0 or absent: the default from the problem size. Every run ends by itself. */
+ * "out_dir": "DIR", "block_dim"?, "target"?, "vector_cores"?, "work_budget"?,
+ * "schedule_seed"?} or {"hazards": true} -> `opdev sim --json` (writes DIR/<output>.npy).
+ * "work_budget": work units (statements, register ops, tile elements / 64) before the run
+ * stops with SIM-WORK-BUDGET; 0 or absent: the default from the problem size. Every run ends
+ * by itself. "schedule_seed": 0 or absent: the fixed core order; N > 0: a reproducible
+ * permuted interleaving of the launch's concurrent cores. */
 OPDEV_EXPORT int opdev_sim(opdev_context *ctx, const char *request_json, char **result);
 
 /* budget: {"path": "kernel.py or op dir", "svg"?: "file"} -> `opdev budget --json`. */
@@ -151,7 +153,8 @@ typedef struct opdev_tensor {
  *   {"file": "k.py", "kernel": "NAME", "block_dim"?: 1, "args"?: [V, ...],
  *    "kwargs"?: {"name": V}, "globals"?: {"NAME": V}, "target"?: "a5"|"a3",
  *    "vector_cores"?: 48, "cube_cores"?: 24, "check_api"?: true,
- *    "work_budget"?: 0 (0: the default from the tensors' sizes)}
+ *    "work_budget"?: 0 (0: the default from the tensors' sizes),
+ *    "schedule_seed"?: 0 (0: the fixed core order; N > 0 permutes the interleaving)}
  * A value V is null, a bool, a number, a string, {"tensor": i} (tensors[i]),
  * {"tuple": [V...]}, {"list": [V...]}, {"object": "Type", "fields": {"f": V}} (a dataclass
  * instance), {"const": "pl.DT_FP16"} (a PyPTO-Pro constant) or {"float": "inf"|"-inf"|"nan"}.

@@ -212,6 +212,11 @@ TEST_CASE("lint and sim are steps: findings, the catalogue and their call failur
                        {"in", json::array{"/nonexistent/x.npy"}}})
             .ErrorMessage()
             .find("/nonexistent/x.npy") != std::string::npos);
+  CHECK(Failed("sim", {{"file", "k.py"}, {"entry", "f"}, {"out_dir", "o"}, {"schedule_seed", -1}}).ErrorMessage() ==
+        "--schedule-seed must be >= 0 (0: the fixed core order)");
+  CHECK(Failed("sim", {{"file", "k.py"}, {"entry", "f"}, {"out_dir", "o"}, {"schedule_seed", "x"}})
+            .ErrorMessage()
+            .find("schedule_seed") != std::string::npos);
 }
 
 TEST_CASE("stage step: a report_dir inside the request's KB root is refused before any step runs") {

@@ -16,7 +16,7 @@ int CoreScheduler::PickNext(int self, bool include_self) {
     Core& c = cores_[i];
     if (c.st == St::kDone) continue;
     // On abort every live core gets the baton once more, to unwind.
-    if (abort_ || c.st == St::kRunnable || (c.ready && c.ready())) {
+    if (abort_ || c.st == St::kRunnable || c.st == St::kNotStarted || (c.ready && c.ready())) {
       if (seed_ == 0 || abort_) return i;
       cand.push_back(i);
     }
@@ -29,7 +29,10 @@ void CoreScheduler::HandTo(int self, int next, std::unique_lock<std::mutex>& lk)
   if (next == self) return;
   save_(self);
   active_ = next;
-  cores_[next].cv.notify_one();
+  if (cores_[next].st == St::kNotStarted)
+    threads_.emplace_back([this, next] { Runner(next); });
+  else
+    cores_[next].cv.notify_one();
   cores_[self].cv.wait(lk, [&] { return active_ == self; });
   restore_(self);
 }
@@ -69,14 +72,14 @@ void CoreScheduler::Yield(int self) {
   if (abort_) throw CoreAborted{};
 }
 
-void CoreScheduler::Finish(int self, std::unique_lock<std::mutex>& lk) {
+int CoreScheduler::Finish(int self, std::unique_lock<std::mutex>& lk) {
   cores_[self].st = St::kDone;
   cores_[self].ready = nullptr;
   ++done_count_;
   if (done_count_ == static_cast<int>(cores_.size())) {
     active_ = -1;
     done_cv_.notify_all();
-    return;
+    return -1;
   }
   int next = PickNext(self, false);
   if (next < 0) {
@@ -87,50 +90,53 @@ void CoreScheduler::Finish(int self, std::unique_lock<std::mutex>& lk) {
   }
   save_(self);
   active_ = next;
+  if (cores_[next].st == St::kNotStarted) return next;
   cores_[next].cv.notify_one();
+  return -1;
 }
 
-void CoreScheduler::CoreMain(int i, const std::function<void(int)>& body) {
-  {
-    std::unique_lock<std::mutex> lk(mu_);
-    cores_[i].cv.wait(lk, [&] { return active_ == i; });
-    restore_(i);
-    if (abort_) {
-      Finish(i, lk);
-      return;
+void CoreScheduler::Runner(int i) {
+  while (i >= 0) {
+    {
+      std::unique_lock<std::mutex> lk(mu_);
+      cores_[i].st = St::kRunnable;
+      restore_(i);
+      if (abort_) {
+        i = Finish(i, lk);
+        continue;
+      }
     }
-  }
-  try {
-    body(i);
-  } catch (const CoreAborted&) {
-  } catch (...) {
+    try {
+      (*body_)(i);
+    } catch (const CoreAborted&) {
+    } catch (...) {
+      std::unique_lock<std::mutex> lk(mu_);
+      if (!error_ && deadlock_.empty()) error_ = std::current_exception();
+      abort_ = true;
+    }
     std::unique_lock<std::mutex> lk(mu_);
-    if (!error_ && deadlock_.empty()) error_ = std::current_exception();
-    abort_ = true;
+    i = Finish(i, lk);
   }
-  std::unique_lock<std::mutex> lk(mu_);
-  Finish(i, lk);
 }
 
 void CoreScheduler::Run(const std::function<void(int)>& body) {
   const int n = static_cast<int>(cores_.size());
   if (n == 0) return;
+  body_ = &body;
+  int first = 0;
   {
     std::lock_guard<std::mutex> lk(mu_);
-    active_ = PickNext(-1, true);
+    first = active_ = PickNext(-1, true);
   }
-  if (n == 1) {
-    CoreMain(0, body);
-  } else {
-    std::vector<std::thread> threads;
-    threads.reserve(static_cast<size_t>(n));
-    for (int i = 0; i < n; ++i) threads.emplace_back([this, i, &body] { CoreMain(i, body); });
-    {
-      std::unique_lock<std::mutex> lk(mu_);
-      done_cv_.wait(lk, [&] { return done_count_ == n; });
-    }
-    for (auto& t : threads) t.join();
+  Runner(first);
+  std::vector<std::thread> threads;
+  {
+    std::unique_lock<std::mutex> lk(mu_);
+    done_cv_.wait(lk, [&] { return done_count_ == n; });
+    threads.swap(threads_);
   }
+  for (auto& t : threads) t.join();
+  body_ = nullptr;
   if (error_) std::rethrow_exception(error_);
 }
 

@@ -1,7 +1,9 @@
-// Concurrent scheduling of the cores of one kernel launch. Every core runs its interpreter
-// execution on its own thread, but a baton lets exactly one core run at a time, and the baton
-// changes hands only at sync points: a wait whose condition does not hold (the core blocks)
-// or the end of a core. Seed 0 is the fixed order: the lowest-numbered core that can run
+// Concurrent scheduling of the cores of one kernel launch. Every started core runs its
+// interpreter execution on a thread of its own, but a baton lets exactly one core run at a
+// time, and the baton changes hands only at sync points: a wait whose condition does not hold
+// (the core blocks) or the end of a core. A core gets its thread only when it must run beside
+// a live one: a core that receives the baton from a core that ended runs on that core's thread
+// (so a launch whose cores never block runs on the calling thread alone). Seed 0 is the fixed order: the lowest-numbered core that can run
 // gets the baton. A non-zero seed makes every sync point (set or wait) a switch point and
 // picks the next core among those that can run with a PRNG seeded by it, so the interleaving
 // is permuted but still reproducible. When no live core can run (every live core waits for a
@@ -16,6 +18,7 @@
 #include <mutex>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace opdev::sim {
@@ -49,9 +52,9 @@ class CoreScheduler {
   const std::vector<Waiter>& deadlock() const { return deadlock_; }
 
  private:
-  enum class St { kRunnable, kWaiting, kDone };
+  enum class St { kNotStarted, kRunnable, kWaiting, kDone };
   struct Core {
-    St st = St::kRunnable;
+    St st = St::kNotStarted;
     std::function<bool()> ready;
     int line = 0;
     std::string what;
@@ -59,8 +62,15 @@ class CoreScheduler {
   };
   int PickNext(int self, bool include_self);  // -1: none can run
   void HandTo(int self, int next, std::unique_lock<std::mutex>& lk);  // returns holding the baton
-  void CoreMain(int i, const std::function<void(int)>& body);
-  void Finish(int self, std::unique_lock<std::mutex>& lk);
+  // Runs core i (holding the baton, not started) on this thread, then every core that has not
+  // started and receives the baton from the core that ended here.
+  void Runner(int i);
+  // Ends core `self`; returns the next core when it has not started (this thread runs it),
+  // else -1 (the baton went to a started core, or every core ended).
+  int Finish(int self, std::unique_lock<std::mutex>& lk);
+
+  const std::function<void(int)>* body_ = nullptr;
+  std::vector<std::thread> threads_;  // started cores beyond the calling thread (under mu_)
 
   std::vector<Core> cores_;
   uint64_t seed_;

@@ -1,47 +1,93 @@
 // Happens-before race detection on shared GM tensors (see gm_race.h).
 #include "gm_race.h"
 
+#include <iterator>
+
 namespace opdev::sim {
 
-GmRaceTracker::Shadow& GmRaceTracker::Of(const GmTensor& t) {
-  Shadow& s = shadows_[&t];
-  if (s.write.empty()) {
-    s.write.resize(static_cast<size_t>(t.numel()));
-    s.read.resize(static_cast<size_t>(t.numel()));
+int64_t GmRaceTracker::FirstConflict(const Segments& segs, int64_t b, int64_t e, int core, Access* found) const {
+  auto it = segs.upper_bound(b);
+  if (it != segs.begin()) --it;
+  for (; it != segs.end() && it->first < e; ++it) {
+    const Segment& sg = it->second;
+    if (sg.end <= b) continue;
+    if (sg.a.core >= 0 && !sync_.HappensBefore(sg.a.core, sg.a.epoch, core)) {
+      *found = sg.a;
+      return it->first > b ? it->first : b;
+    }
   }
-  return s;
+  return -1;
+}
+
+void GmRaceTracker::Assign(Segments& segs, int64_t b, int64_t e, const Access& a) {
+  if (b >= e) return;
+  // Split a segment that straddles b, and one that straddles e.
+  auto it = segs.upper_bound(b);
+  if (it != segs.begin()) {
+    auto prev = std::prev(it);
+    if (prev->second.end > b) {
+      Segment tail = prev->second;
+      prev->second.end = b;
+      if (tail.end > e) segs.emplace(e, tail);
+      if (prev->first == b) segs.erase(prev);
+    }
+  }
+  it = segs.lower_bound(b);
+  while (it != segs.end() && it->first < e) {
+    if (it->second.end > e) {
+      Segment rest = it->second;
+      segs.erase(it);
+      segs.emplace(e, rest);
+      break;
+    }
+    it = segs.erase(it);
+  }
+  // Insert [b, e), merged with an equal left and right neighbour.
+  int64_t start = b, end = e;
+  auto next = segs.lower_bound(e);
+  if (next != segs.end() && next->first == e && next->second.a == a) {
+    end = next->second.end;
+    segs.erase(next);
+  }
+  auto after = segs.lower_bound(b);
+  if (after != segs.begin()) {
+    auto prev = std::prev(after);
+    if (prev->second.end == b && prev->second.a == a) {
+      prev->second.end = end;
+      return;
+    }
+  }
+  segs.emplace(start, Segment{end, a});
 }
 
 GmRace GmRaceTracker::Read(const GmTensor& t, const ElementRuns& runs, int core, int line) {
   GmRace r;
-  Shadow& s = Of(t);
-  const uint32_t epoch = sync_.Epoch(core);
+  Shadow& s = shadows_[&t];
+  const Access now{core, sync_.Epoch(core), line};
   for (const auto& [b, n] : runs) {
-    for (int64_t i = b; i < b + n; ++i) {
-      const Access& w = s.write[static_cast<size_t>(i)];
-      if (!r.found && w.core >= 0 && !sync_.HappensBefore(w.core, w.epoch, core)) {
-        r = {true, i, true, w.core, w.line};
-      }
-      s.read[static_cast<size_t>(i)] = {core, epoch, line};
+    if (!r.found) {
+      Access w;
+      if (int64_t i = FirstConflict(s.write, b, b + n, core, &w); i >= 0) r = {true, i, true, w.core, w.line};
     }
+    Assign(s.read, b, b + n, now);
   }
   return r;
 }
 
 GmRace GmRaceTracker::Write(const GmTensor& t, const ElementRuns& runs, int core, int line) {
   GmRace r;
-  Shadow& s = Of(t);
-  const uint32_t epoch = sync_.Epoch(core);
+  Shadow& s = shadows_[&t];
+  const Access now{core, sync_.Epoch(core), line};
   for (const auto& [b, n] : runs) {
-    for (int64_t i = b; i < b + n; ++i) {
-      Access& w = s.write[static_cast<size_t>(i)];
-      const Access& rd = s.read[static_cast<size_t>(i)];
-      if (!r.found) {
-        if (w.core >= 0 && !sync_.HappensBefore(w.core, w.epoch, core)) r = {true, i, true, w.core, w.line};
-        else if (rd.core >= 0 && !sync_.HappensBefore(rd.core, rd.epoch, core)) r = {true, i, false, rd.core, rd.line};
-      }
-      w = {core, epoch, line};
+    if (!r.found) {
+      // Per element the last write is checked before the last read; the first element wins.
+      Access w, rd;
+      const int64_t iw = FirstConflict(s.write, b, b + n, core, &w);
+      const int64_t ir = FirstConflict(s.read, b, b + n, core, &rd);
+      if (iw >= 0 && (ir < 0 || iw <= ir)) r = {true, iw, true, w.core, w.line};
+      else if (ir >= 0) r = {true, ir, false, rd.core, rd.line};
     }
+    Assign(s.write, b, b + n, now);
   }
   return r;
 }

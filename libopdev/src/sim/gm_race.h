@@ -5,7 +5,9 @@
 // the check uses the vector clocks rather than the order the cores happened to run in, a
 // missing wait is found whichever core the schedule ran first. Only the last read of an
 // element is kept: a write racing with an earlier read of a third core is found only when that
-// read is the element's last one.
+// read is the element's last one. The per-element records are kept as runs of consecutive
+// elements with the same record (a transfer writes one record over its element runs), so the
+// cost follows the number of transfers and rows, not the tensors' sizes.
 #pragma once
 
 #include "cross_core_sync.h"
@@ -43,11 +45,22 @@ class GmRaceTracker {
     int32_t core = -1;
     uint32_t epoch = 0;
     int32_t line = 0;
+    bool operator==(const Access&) const = default;
   };
+  // Records of the elements [start, end) by start; elements in no segment were never accessed.
+  struct Segment {
+    int64_t end = 0;
+    Access a;
+  };
+  using Segments = std::map<int64_t, Segment>;
   struct Shadow {
-    std::vector<Access> write, read;
+    Segments write, read;
   };
-  Shadow& Of(const GmTensor& t);
+  // First element of [b, e) whose record in `segs` was made by another core with no
+  // happens-before edge to `core` (or -1), with that record.
+  int64_t FirstConflict(const Segments& segs, int64_t b, int64_t e, int core, Access* found) const;
+  // Sets the record of [b, e) to `a`, merging with equal neighbours.
+  static void Assign(Segments& segs, int64_t b, int64_t e, const Access& a);
   const CrossCoreSync& sync_;
   std::map<const GmTensor*, Shadow> shadows_;
 };

@@ -1098,15 +1098,6 @@ void Interp::Launch(const FuncIR& kernel, int64_t bd, std::vector<Value>& args, 
   for (int64_t ordinal = 0; ordinal < ncores; ++ordinal) {
     CoreContext& ctx = ctxs[static_cast<size_t>(ordinal)];
     ctx = PlanCore(kernel.launch, bd, ordinal);
-    auto& spare = spare_mem_[ctx.kind == CoreKind::kAic ? 0 : 1];
-    if (!spare.empty()) {
-      ctx.mem = std::move(spare.back());
-      spare.pop_back();
-    } else {
-      ctx.mem = std::make_unique<CoreMemory>(target);
-    }
-    ctx.mem->Reset();
-    ctx.mem->RecordOrigins(record_provenance);
     ctx.auto_mutex = kernel.auto_mutex;
   }
   // Every core starts from a fresh execution state; the launching state is set aside.
@@ -1143,6 +1134,23 @@ void Interp::Launch(const FuncIR& kernel, int64_t bd, std::vector<Value>& args, 
   scheduler.Run([&](int i) {
     // A core on its own thread measures its interpreter stack from the thread's first frame.
     if (ncores > 1) stack_top_ = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+    // A core's on-chip memory lives while the core runs: cores that run one after the other
+    // reuse one buffer set (reset to the poison bytes), concurrent ones have their own.
+    CoreContext& ctx = ctxs[static_cast<size_t>(i)];
+    auto& spare = spare_mem_[ctx.kind == CoreKind::kAic ? 0 : 1];
+    if (!spare.empty()) {
+      ctx.mem = std::move(spare.back());
+      spare.pop_back();
+    } else {
+      ctx.mem = std::make_unique<CoreMemory>(target);
+    }
+    ctx.mem->Reset();
+    ctx.mem->RecordOrigins(record_provenance);
+    struct Release {
+      CoreContext& ctx;
+      std::vector<std::unique_ptr<CoreMemory>>& spare;
+      ~Release() { spare.push_back(std::move(ctx.mem)); }
+    } release{ctx, spare};
     std::vector<Value> a = args;
     Kwargs k = kw;
     try {

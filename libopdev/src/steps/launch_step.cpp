@@ -125,6 +125,8 @@ StepResult RunLaunch(const StepContext& ctx, const boost::json::object& request,
   if (auto v = rr.Int("cube_cores")) req.cube_core_num = *v;
   req.check_api = rr.Bool("check_api", true);
   if (auto w = rr.Int("work_budget")) req.work_budget = *w;
+  int64_t seed = 0;
+  if (auto s = rr.Int("schedule_seed")) seed = *s;
   std::string error;
   auto target = TargetOf(ctx, rr, &error);
   if (!rr.Ok()) return StepResult::Error(rr.error);
@@ -134,6 +136,9 @@ StepResult RunLaunch(const StepContext& ctx, const boost::json::object& request,
     return StepResult::Error("block_dim must be a positive integer, got " + std::to_string(req.block_dim));
   if (req.work_budget < 0)
     return StepResult::Error("work_budget must be >= 0 (0: the default), got " + std::to_string(req.work_budget));
+  if (seed < 0)
+    return StepResult::Error("schedule_seed must be >= 0 (0: the fixed core order), got " + std::to_string(seed));
+  req.schedule_seed = static_cast<uint64_t>(seed);
   if (req.vector_core_num <= 0 || req.cube_core_num <= 0)
     return StepResult::Error("vector_cores and cube_cores must be positive");
   if (const auto* a = request.if_contains("args"); a && !a->is_null()) {

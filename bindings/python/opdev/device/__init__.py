@@ -8,7 +8,9 @@ simulator through the C ABI (:mod:`opdev.device.kernel`).
 
 Environment: ``OPDEV_DEVICE_TARGET`` (a5 default, a3), ``OPDEV_NPU_DEVICE_COUNT`` (8),
 ``OPDEV_VECTOR_CORES`` (48), ``OPDEV_CUBE_CORES`` (24), ``TILE_FWK_DEVICE_ID`` (the
-current device at start, 0), ``OPDEV_C_LIBRARY`` (the C library to load).
+current device at start, 0), ``OPDEV_C_LIBRARY`` (the C library to load),
+``OPDEV_SCHEDULE_SEED`` (0: the fixed core order of a launch's concurrent cores; N > 0 a
+reproducible permuted interleaving).
 """
 
 from . import dsl, errors, kernel, torch_npu_emulation

@@ -72,6 +72,18 @@ def platform_counts():
     return cube, cube, vec
 
 
+def schedule_seed():
+    """The launches' interleaving seed (``OPDEV_SCHEDULE_SEED``, 0: the fixed core order)."""
+    text = os.environ.get("OPDEV_SCHEDULE_SEED", "0").strip() or "0"
+    try:
+        seed = int(text)
+    except ValueError:
+        raise RuntimeError("OPDEV_SCHEDULE_SEED must be a non-negative integer, got %r" % text) from None
+    if seed < 0:
+        raise RuntimeError("OPDEV_SCHEDULE_SEED must be a non-negative integer, got %r" % text)
+    return seed
+
+
 # ---- values for the simulator ---------------------------------------------------------
 
 class _Unserializable(Exception):
@@ -428,7 +440,7 @@ class JitKernel:
         cube, _cube, vec = platform_counts()
         request = {"file": os.path.abspath(self._func.__code__.co_filename), "kernel": self._func.__qualname__,
                    "line": self._func.__code__.co_firstlineno, "block_dim": block_dim, "args": enc_args, "globals": globals_,
-                   "vector_cores": vec, "cube_cores": cube}
+                   "vector_cores": vec, "cube_cores": cube, "schedule_seed": schedule_seed()}
         import opdev
 
         try:

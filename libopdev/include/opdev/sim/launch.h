@@ -103,6 +103,7 @@ struct LaunchRequest {
   // Limits as in SimOptions (0: the defaults, the work budget derived from the tensors' sizes).
   int64_t work_budget = 0;
   int64_t memory_limit_bytes = 0;
+  uint64_t schedule_seed = 0;  // as SimOptions::schedule_seed (0: the fixed core order)
 };
 
 struct LaunchResult {
