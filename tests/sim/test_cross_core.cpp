@@ -103,10 +103,26 @@ TEST_CASE("sim: cross-core: a missing wait is a GM race with both cores' lines, 
   CHECK(write_side);
 }
 
-TEST_CASE("sim: cross-core: an event set twice before its wait consumed it is reported") {
+TEST_CASE("sim: cross-core: a second set no wait consumes is reported at the end of the launch") {
   const std::string set =
       "            pl.system.set_cross_core(pipe=pl.PipeType.MTE3, event_id=1, sync_mode=pl.CrossCoreSyncMode.INTER_SUBBLOCK)\n";
   const std::string src = Mutate(kKernel, set, set + set);
   auto r = Run(src, 0);
-  CHECK(HasAt(r.hazards, sim::hazard::kEventReuse, LineOf(src, "set_cross_core", 1)));
+  CHECK(HasAt(r.hazards, sim::hazard::kXcoreUnconsumed, LineOf(src, "set_cross_core", 1)));
+  CHECK_FALSE(HasAt(r.hazards, sim::hazard::kEventReuse, LineOf(src, "set_cross_core", 1)));
+}
+
+TEST_CASE("sim: cross-core: a flag set 17 times with no consumption ordered before is an overflow") {
+  const std::string set =
+      "            pl.system.set_cross_core(pipe=pl.PipeType.MTE3, event_id=1, sync_mode=pl.CrossCoreSyncMode.INTER_SUBBLOCK)\n";
+  std::string many;
+  for (int i = 0; i < 17; ++i) many += set;
+  const std::string src = Mutate(kKernel, set, many);
+  for (uint64_t seed : {0ull, 4ull}) {
+    auto r = Run(src, seed);
+    INFO("seed " << seed << "\n" << r.hazards.ToText());
+    // 16 sets may be pending; the 17th may overflow the counter whatever the schedule.
+    CHECK(HasAt(r.hazards, sim::hazard::kEventReuse, LineOf(src, "set_cross_core", 16)));
+    for (int i = 0; i < 16; ++i) CHECK_FALSE(HasAt(r.hazards, sim::hazard::kEventReuse, LineOf(src, "set_cross_core", i)));
+  }
 }

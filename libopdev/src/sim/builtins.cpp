@@ -150,7 +150,9 @@ double Args::Num(size_t i, std::string_view name) const {
 std::shared_ptr<Tile> Args::TilePtr(size_t i, std::string_view name) const {
   const Value& v = Req(i, name);
   if (v.kind != VK::kTile) Fail(absl::StrCat("argument '", std::string(name), "' must be a tile, got ", KindName(v.kind)));
-  return v.Ptr<Tile>();
+  std::shared_ptr<Tile> t = v.Ptr<Tile>();
+  in().TouchShared(*t);
+  return t;
 }
 
 Tile& Args::TileArg(size_t i, std::string_view name) const { return *TilePtr(i, name); }

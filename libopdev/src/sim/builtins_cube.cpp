@@ -1,5 +1,7 @@
 // Cube builtins: pl.move (Mat -> Left/Right/Bias with 2-D offset extract / insert and the
-// FP16/BF16 -> FP32 bias conversion), pl.insert, pl.matmul, pl.matmul_acc,
+// FP16/BF16 -> FP32 bias conversion; Acc -> Vec of the AIC into its AIVs' UB by
+// acc_to_vec_mode; Vec -> Vec layout conversion; Vec -> Mat of an AIV into its AIC's L1),
+// pl.insert (Vec -> Mat), pl.matmul, pl.matmul_acc,
 // pl.system.set_mm_layout_transform, the Acc side of pl.store (unit-flag phases, K-blocked
 // accumulation rules) and the end-of-core Cube checks. The data paths, pipes and operand
 // dtypes come from the API catalog (opdev/api/catalog.h); the byte-level work is in
@@ -12,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
+#include <algorithm>
 #include <set>
 
 namespace opdev::sim {
@@ -90,6 +93,169 @@ const api::DataPath& RequirePath(const Args& a, std::string_view op, const Tile&
 
 bool Aligned(int64_t v, int64_t m) { return m <= 1 || v % m == 0; }
 
+// The byte ranges [b, e) (from the start of its space) that the window [r0, r0+rows) x
+// [c0, c0+cols) of tile t occupies, merged.
+std::vector<std::pair<uint64_t, uint64_t>> WindowRanges(const Tile& t, int64_t r0, int64_t c0, int64_t rows,
+                                                        int64_t cols) {
+  std::vector<std::pair<uint64_t, uint64_t>> v;
+  const uint64_t es = t.elem_size();
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols;) {
+      const int64_t run = std::max<int64_t>(1, t.RowRun(c0 + c, c0 + cols));
+      const uint64_t b = t.addr + t.ElementOffset(r0 + r, c0 + c);
+      v.emplace_back(b, b + static_cast<uint64_t>(run) * es);
+      c += run;
+    }
+  std::sort(v.begin(), v.end());
+  std::vector<std::pair<uint64_t, uint64_t>> merged;
+  for (const auto& x : v) {
+    if (!merged.empty() && x.first <= merged.back().second) merged.back().second = std::max(merged.back().second, x.second);
+    else merged.push_back(x);
+  }
+  return merged;
+}
+
+void RejectFixOptions(Interp& in, const Args& a, const char* path) {
+  for (const char* k : {"relu_pre_mode", "scale"})
+    if (const Value* v = a.Get(99, k); v && v->kind != VK::kNone)
+      in.Fail(hazard::kUnsupported, a.line(), absl::StrCat("pl.move ", path, " with ", k, "= is not simulated"));
+}
+
+// pl.move Acc -> Vec on the AIC (move.md, FIX pipe): the Acc's valid block goes to the UB of
+// AIV 0 and/or AIV 1 of the block, at the destination tile's address, split by acc_to_vec_mode
+// as move.md's tail rules give it (DualModeSplitM: AIV 0 the first ceil2(M)/2 rows, AIV 1 the
+// rest; DualModeSplitN: AIV 0 the first ceil32(N)/2 columns, or all N when N <= 16).
+Value MoveAccToVec(Interp& in, const Args& a, Tile& dst, Tile& src) {
+  RequireAic(a);
+  RejectFixOptions(in, a, "Acc -> Vec");
+  if (const Value* o = a.Get(2, "offset"); o && o->kind != VK::kNone)
+    in.Fail(hazard::kUnsupported, a.line(), "pl.move Acc -> Vec with offset= is not simulated");
+  const std::string mode = EnumOf(a, 99, "acc_to_vec_mode", "AccToVecMode");
+  if (mode.empty())
+    in.Fail(hazard::kUnsupported, a.line(),
+            absl::StrFormat("pl.move Acc -> Vec of '%s' without acc_to_vec_mode: move.md does not say which "
+                            "AIV's UB receives the data, so the simulator does not guess",
+                            src.name));
+  in.MarkUsed(src);
+  dst.used = true;
+  CubeStoreFromAcc(in, a, src, "");
+  const bool ok_dtype = src.type.dtype == DType::kInt32
+                            ? dst.type.dtype == DType::kInt32
+                            : (dst.type.dtype == DType::kFloat32 || dst.type.dtype == DType::kFloat16 ||
+                               dst.type.dtype == DType::kBFloat16);
+  if (!ok_dtype)
+    in.Fail(hazard::kTypeMismatch, a.line(),
+            absl::StrFormat("pl.move Acc tile '%s' (%s) -> Vec tile '%s' (%s): the fixpipe writes FP32 Acc "
+                            "data as FP32/FP16/BF16 and INT32 as INT32",
+                            src.name, std::string(DTypeName(src.type.dtype)), dst.name,
+                            std::string(DTypeName(dst.type.dtype))));
+  const int64_t M = src.valid_rows, N = src.valid_cols;
+  struct Part {
+    int sub;
+    int64_t r0, c0, rows, cols;
+  };
+  std::vector<Part> parts;
+  if (mode == "SingleModeVec0") {
+    parts = {{0, 0, 0, M, N}};
+  } else if (mode == "SingleModeVec1") {
+    parts = {{1, 0, 0, M, N}};
+  } else if (mode == "DualModeSplitM") {
+    const int64_t v0 = (M + 1) / 2;  // ceil(M / 2) = aligned_M / 2
+    parts = {{0, 0, 0, v0, N}, {1, v0, 0, M - v0, N}};
+  } else if (mode == "DualModeSplitN") {
+    const int64_t v0 = N <= 16 ? N : (N + 31) / 32 * 32 / 2;
+    parts = {{0, 0, 0, M, std::min(v0, N)}, {1, 0, v0, M, N - std::min(v0, N)}};
+  } else {
+    a.Fail("unknown acc_to_vec_mode AccToVecMode." + mode);
+  }
+  for (const Part& p : parts) {
+    if (p.rows <= 0 || p.cols <= 0) continue;
+    if (p.rows > dst.type.shape[0] || p.cols > dst.type.shape[1])
+      in.Fail(hazard::kMoveRange, a.line(),
+              absl::StrFormat("pl.move Acc -> Vec (%s) gives AIV %d a [%d, %d] block of '%s' [%d, %d], larger "
+                              "than the Vec tile '%s' [%d, %d]",
+                              mode, p.sub, p.rows, p.cols, src.name, M, N, dst.name, dst.type.shape[0],
+                              dst.type.shape[1]));
+    CoreContext* aiv = BlockPeer(in, CoreKind::kAiv, p.sub);
+    if (!aiv)
+      in.Fail(hazard::kCoreSpace, a.line(),
+              "pl.move Acc -> Vec writes the UB of the block's AIVs; this launch has no AIV (a mixed kernel has "
+              "both pl.section_cube() and pl.section_vector())");
+    cube::CopyWindow(in.MemOf(*aiv), dst, 0, 0, in.Mem(), src, p.r0, p.c0, p.rows, p.cols);
+    const std::string what = absl::StrFormat("pl.move Acc '%s' -> Vec '%s', %s", src.name, dst.name, mode);
+    for (const auto& [b, e] : WindowRanges(dst, 0, 0, p.rows, p.cols))
+      RecordRemoteWrite(in, *aiv, MemSpace::kVec, b, e, a.line(), what);
+  }
+  in.stats.tile_elems += M * N;
+  return Value::None();
+}
+
+// pl.insert / pl.move Vec -> Mat on an AIV (insert.md, MTE3): the source's valid block goes into
+// the AIC's L1 at the destination tile's address, at `offset` in destination coordinates.
+Value InsertVecToMat(Interp& in, const Args& a, Tile& dst, Tile& src, int64_t off_r, int64_t off_c) {
+  if (in.core->kind != CoreKind::kAiv)
+    in.Fail(hazard::kCoreSpace, a.line(),
+            absl::StrCat(a.fname(), " Vec -> Mat copies an AIV's UB into the AIC's L1 but runs on ", in.core->Name(),
+                         ": it belongs inside `with pl.section_vector():`"));
+  in.MarkUsed(src);
+  dst.used = true;
+  if (src.type.dtype != dst.type.dtype)
+    in.Fail(hazard::kTypeMismatch, a.line(),
+            absl::StrFormat("%s Vec tile '%s' (%s) -> Mat tile '%s' (%s): MTE3 does not convert dtypes", a.fname(),
+                            src.name, std::string(DTypeName(src.type.dtype)), dst.name,
+                            std::string(DTypeName(dst.type.dtype))));
+  if (src.type.EffectiveLayout() != Layout::kNZ || dst.type.EffectiveLayout() != Layout::kNZ)
+    in.Fail(hazard::kCubeLayout, a.line(),
+            absl::StrFormat("%s Vec tile '%s' (%s) -> Mat tile '%s' (%s): the source must be NZ (insert.md: "
+                            "convert the ND result with pl.move first) and the L1 tile NZ",
+                            a.fname(), src.name, std::string(LayoutName(src.type.EffectiveLayout())), dst.name,
+                            std::string(LayoutName(dst.type.EffectiveLayout()))));
+  if (off_r < 0 || off_c < 0 || !Aligned(off_r, dst.type.FractalRows()) || !Aligned(off_c, dst.type.FractalCols()))
+    in.Fail(hazard::kMoveRange, a.line(),
+            absl::StrFormat("%s offset [%d, %d] is not on a %dx%d fractal boundary of '%s'", a.fname(), off_r, off_c,
+                            dst.type.FractalRows(), dst.type.FractalCols(), dst.name));
+  if (off_r + src.valid_rows > dst.type.shape[0] || off_c + src.valid_cols > dst.type.shape[1])
+    in.Fail(hazard::kMoveRange, a.line(),
+            absl::StrFormat("%s of [%d, %d] at [%d, %d] overruns '%s' [%d, %d] (insert.md)", a.fname(),
+                            src.valid_rows, src.valid_cols, off_r, off_c, dst.name, dst.type.shape[0],
+                            dst.type.shape[1]));
+  CoreContext* aic = BlockPeer(in, CoreKind::kAic, 0);
+  if (!aic)
+    in.Fail(hazard::kCoreSpace, a.line(),
+            absl::StrCat(a.fname(), " Vec -> Mat writes the L1 of the block's AIC; this launch has no AIC (a mixed "
+                                    "kernel has both pl.section_cube() and pl.section_vector())"));
+  cube::CopyWindow(in.MemOf(*aic), dst, off_r, off_c, in.Mem(), src, 0, 0, src.valid_rows, src.valid_cols);
+  const std::string what = absl::StrFormat("%s Vec '%s' -> Mat '%s' at [%d, %d]", a.fname(), src.name, dst.name,
+                                           off_r, off_c);
+  for (const auto& [b, e] : WindowRanges(dst, off_r, off_c, src.valid_rows, src.valid_cols))
+    RecordRemoteWrite(in, *aic, MemSpace::kMat, b, e, a.line(), what);
+  in.stats.tile_elems += src.valid_rows * src.valid_cols;
+  return Value::None();
+}
+
+// pl.move Vec -> Vec on an AIV (move.md, V pipe): a copy that converts the layout (ND <-> NZ),
+// of the source's valid block.
+Value MoveVecToVec(Interp& in, const Args& a, Tile& dst, Tile& src) {
+  RejectFixOptions(in, a, "Vec -> Vec");
+  if (const Value* o = a.Get(2, "offset"); o && o->kind != VK::kNone)
+    in.Fail(hazard::kUnsupported, a.line(), "pl.move Vec -> Vec with offset= is not simulated");
+  in.MarkUsed(src);
+  in.MarkUsed(dst);
+  if (src.type.dtype != dst.type.dtype)
+    in.Fail(hazard::kTypeMismatch, a.line(),
+            absl::StrFormat("pl.move Vec tile '%s' (%s) -> Vec tile '%s' (%s): the copy does not convert dtypes "
+                            "(pl.cast does)",
+                            src.name, std::string(DTypeName(src.type.dtype)), dst.name,
+                            std::string(DTypeName(dst.type.dtype))));
+  if (src.valid_rows > dst.type.shape[0] || src.valid_cols > dst.type.shape[1])
+    in.Fail(hazard::kMoveRange, a.line(),
+            absl::StrFormat("pl.move Vec -> Vec of [%d, %d] from '%s' overruns '%s' [%d, %d]", src.valid_rows,
+                            src.valid_cols, src.name, dst.name, dst.type.shape[0], dst.type.shape[1]));
+  cube::CopyWindow(in.Mem(), dst, 0, 0, in.Mem(), src, 0, 0, src.valid_rows, src.valid_cols);
+  in.stats.tile_elems += src.valid_rows * src.valid_cols;
+  return Value::None();
+}
+
 Value MoveFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   Args a(in, call, pos, kw, "pl.move");
   CheckSignature(a, kw, "pl.move");
@@ -97,6 +263,19 @@ Value MoveFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   Tile& dst = a.TileArg(0, "dst_tile");
   Tile& src = a.TileArg(1, "src_tile");
   const api::DataPath& path = RequirePath(a, "pl.move", src, dst);
+  if (src.type.space == MemSpace::kAcc && dst.type.space == MemSpace::kVec) return MoveAccToVec(in, a, dst, src);
+  if (src.type.space == MemSpace::kVec && dst.type.space == MemSpace::kVec) return MoveVecToVec(in, a, dst, src);
+  if (src.type.space == MemSpace::kVec && dst.type.space == MemSpace::kMat) {
+    RejectFixOptions(in, a, "Vec -> Mat");
+    int64_t r = 0, c = 0;
+    if (const Value* o = a.Get(2, "offset"); o && o->kind != VK::kNone) {
+      auto v = a.IntList(2, "offset");
+      if (v.size() != 2) a.Fail("offset must be [offset_m, offset_k]");
+      r = v[0];
+      c = v[1];
+    }
+    return InsertVecToMat(in, a, dst, src, r, c);
+  }
   const bool to_cube = src.type.space == MemSpace::kMat &&
                        (dst.type.space == MemSpace::kLeft || dst.type.space == MemSpace::kRight ||
                         dst.type.space == MemSpace::kBias);
@@ -104,13 +283,9 @@ Value MoveFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
     in.Fail(hazard::kUnsupported, call.line,
             absl::StrFormat("pl.move %s -> %s (pipe %s) is not simulated: %s", SpaceOf(src), SpaceOf(dst),
                             path.pipe,
-                            src.type.space == MemSpace::kVec && dst.type.space == MemSpace::kVec
-                                ? "UB-to-UB moves (an AIV-side V-pipe copy) are not modelled"
-                                : (src.type.space == MemSpace::kAcc || src.type.space == MemSpace::kVec ||
-                                   dst.type.space == MemSpace::kVec)
-                                      ? "it crosses between the AIC and an AIV, and the simulated cores run "
-                                        "one after another"
-                                      : "the quantisation and MX scale paths are not modelled"));
+                            dst.type.space == MemSpace::kVec
+                                ? "of the paths into UB only Acc -> Vec and Vec -> Vec are modelled"
+                                : "the quantisation and MX scale paths are not modelled"));
   for (const char* k : {"acc_to_vec_mode", "relu_pre_mode", "scale"})
     if (const Value* v = a.Get(99, k); v && v->kind != VK::kNone)
       a.Fail(absl::StrCat("'", k, "' applies to the Acc -> Vec fixpipe path only (move.md), not ",
@@ -194,11 +369,14 @@ Value InsertFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   if (!in.in_kernel) a.Fail("only valid inside a @pl.jit kernel");
   Tile& dst = a.TileArg(0, "dst_tile");
   Tile& src = a.TileArg(1, "src_tile");
-  a.IntList(2, "offset");
+  auto off = a.IntList(2, "offset");
   RequirePath(a, "pl.insert", src, dst);
+  if (off.size() != 2) a.Fail("offset must be [row, col] (insert.md)");
+  if (src.type.space == MemSpace::kVec && dst.type.space == MemSpace::kMat)
+    return InsertVecToMat(in, a, dst, src, off[0], off[1]);
   in.Fail(hazard::kUnsupported, call.line,
-          "pl.insert (Vec -> Mat, MTE3) is not simulated: it writes the AIV's UB data into the AIC's L1, "
-          "and the simulated cores run one after another");
+          absl::StrFormat("pl.insert %s -> %s is not simulated (insert.md documents Vec -> Mat)", SpaceOf(src),
+                          SpaceOf(dst)));
 }
 
 struct MatmulCall {

@@ -57,12 +57,15 @@ Value SetCrossCore(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
                             std::string(CrossModeName(c.mode)), in.core->Name(), r.error));
   if (r.reused_line > 0)
     in.sink.Report(hazard::kEventReuse, call.line,
-                   absl::StrFormat("%s sets cross-core event %d (%s) at line %d while %s has not yet consumed its "
-                                   "set from line %d: the second set is lost or merged on the device; pair "
-                                   "every set with a wait before setting the event again",
+                   absl::StrFormat("%s sets cross-core event %d (%s) at line %d while %zu earlier sets of it (the "
+                                   "first at line %d) may still be counted on %s: no wait of %s on a set %s made "
+                                   "after consuming them orders them before this one, and a flag counts at most "
+                                   "%zu sets (Ascend C CrossCoreSetFlag), so the counter can overflow; give the "
+                                   "producer a credit event back before it runs that far ahead",
                                    in.core->Name(), c.event, std::string(CrossModeName(c.mode)), call.line,
-                                   r.reused_receiver, r.reused_line),
-                   absl::StrFormat("set at line %d, again at line %d", r.reused_line, call.line));
+                                   r.in_flight, r.reused_line, r.reused_receiver, in.core->Name(),
+                                   r.reused_receiver, kFlagDepth),
+                   absl::StrFormat("first counted set at line %d, this set at line %d", r.reused_line, call.line));
   in.sched->Yield(self);
   return Value::None();
 }

@@ -3,8 +3,8 @@
 // its pipe state (the Cube accumulation / unit-flag tracking). The launch plan lists the
 // cores of a launch: AIV per block for Vector-only kernels, AIC per block for Cube-only
 // kernels and 1 AIC + 2 AIV per block for mixed kernels (section_cube and section_vector).
-// Cores run one after the other today; every piece of per-core state lives here so that
-// concurrent scheduling can interleave them without another change of shape.
+// The cores of a launch run as concurrent cores (core_scheduler.h); every piece of per-core
+// state lives here.
 #pragma once
 
 #include "opdev/sim/memory.h"
@@ -69,6 +69,28 @@ class CoreContext {
   std::vector<std::shared_ptr<TileGroup>> groups;  // tile groups declared by this core
   bool auto_mutex = true;         // the kernel's @pl.jit(auto_mutex=...)
   CubeState cube;
+  // Bytes of this core's memory another core of the block wrote (cross_core_data.h), with
+  // the writer's epoch and line.
+  struct SharedRegion {
+    MemSpace space = MemSpace::kVec;
+    uint64_t begin = 0, end = 0;
+    int writer = 0;
+    uint32_t writer_epoch = 0;
+    int writer_line = 0;
+    std::string what;
+    bool reported = false;
+  };
+  std::vector<SharedRegion> shared;
+  // In a mixed launch: this core's last use of each tile in the space the other cores of its
+  // block write into (UB on an AIV, L1 on the AIC), by tile id.
+  struct TileUse {
+    MemSpace space = MemSpace::kVec;
+    uint64_t begin = 0, end = 0;
+    uint32_t epoch = 0;
+    int line = 0;
+    std::string name;
+  };
+  std::map<int, TileUse> uses;
 
   // get_block_idx(): the block on an AIC and in single-domain kernels; the flattened AIV
   // index block * subblock_num + subblock_idx on the AIV of a mixed kernel.

@@ -4,6 +4,7 @@
 #include "absl/strings/str_join.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace opdev::sim {
 
@@ -98,11 +99,23 @@ CrossCoreSync::SetResult CrossCoreSync::Set(int core, CrossMode mode, int event,
     return r;
   }
   for (int rc : recv) {
-    auto& q = flags_[{rc, core, static_cast<int>(mode), event}];
-    if (!q.empty() && r.reused_line == 0) {
-      r.reused_line = q.back().line;
+    const Key key{rc, core, static_cast<int>(mode), event};
+    auto& q = flags_[key];
+    // The earlier sets of this flag that may still be counted when this one arrives: all but
+    // those whose consumption happens before this set (the vector clocks decide, not the
+    // schedule). Retired sets stay retired (clocks only grow).
+    auto& live = in_flight_[key];
+    while (!live.empty() && live.front().consumed && HappensBefore(rc, live.front().consume_epoch, core))
+      live.pop_front();
+    size_t count = 0;
+    for (const auto& s : live)
+      if (!(s.consumed && HappensBefore(rc, s.consume_epoch, core))) ++count;
+    if (count >= kFlagDepth && r.reused_line == 0 && reuse_lines_.insert(line).second) {
+      r.reused_line = live.front().line;
       r.reused_receiver = cores_[static_cast<size_t>(rc)].Name();
+      r.in_flight = count;
     }
+    live.push_back({line, false, 0});
     q.push_back({line, snap});
   }
   ++clock_[static_cast<size_t>(core)][static_cast<size_t>(core)];
@@ -149,12 +162,34 @@ void CrossCoreSync::Consume(int core, CrossMode mode, int event) {
     return;
   }
   for (int s : Senders(core, mode)) {
-    auto& q = flags_[{core, s, static_cast<int>(mode), event}];
+    const Key key{core, s, static_cast<int>(mode), event};
+    auto& q = flags_[key];
     if (q.empty()) continue;
     Join(core, q.front().vc);
     q.pop_front();
+    // The oldest unconsumed set of the flag is the one this wait took.
+    for (auto& s : in_flight_[key])
+      if (!s.consumed) {
+        s.consumed = true;
+        s.consume_epoch = Epoch(core);
+        break;
+      }
     if (mode == CrossMode::kUnicastBlock) break;
   }
+}
+
+// INTER_BLOCK barrier sets are not listed: a barrier set without its wait is not tracked by line.
+std::vector<CrossCoreSync::Leftover> CrossCoreSync::Leftovers() const {
+  std::vector<Leftover> out;
+  for (const auto& [key, q] : flags_) {
+    if (q.empty()) continue;
+    const auto& [receiver, setter, mode, event] = key;
+    out.push_back({q.front().line, setter, receiver, static_cast<CrossMode>(mode), event, q.size()});
+  }
+  std::sort(out.begin(), out.end(), [](const Leftover& a, const Leftover& b) {
+    return std::tie(a.line, a.setter, a.receiver) < std::tie(b.line, b.setter, b.receiver);
+  });
+  return out;
 }
 
 std::string CrossCoreSync::WaitSources(int core, CrossMode mode) const {

@@ -10,6 +10,10 @@
 //  * INTER_SUBBLOCK: AIV -> the other AIV of its block;
 //  * INTER_BLOCK: all cores of the setter's kind; the k-th wait of a core is satisfied once
 //    every core of its kind has set the event k times (a barrier).
+// A flag is a counter (Ascend C CrossCoreSetFlag/CrossCoreWaitFlag: a set adds 1, a wait blocks
+// at 0 and subtracts 1, one flag holds at most 16 sets; the PyPTO-Pro page gives no depth). A
+// set that may find kFlagDepth earlier sets still counted — those whose consumption is not
+// ordered before it — can overflow the counter and is reported (SetResult::reused_line).
 // Each core has a vector clock (one component per core, its own starting at 1). A set sends a
 // snapshot of the setter's clock and then advances the setter's own component; a wait joins
 // the snapshots it consumes. An access at epoch e of core c happens before core d's access
@@ -21,6 +25,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -32,14 +37,17 @@ std::string_view CrossModeName(CrossMode m);
 
 using VClock = std::vector<uint32_t>;
 
+inline constexpr size_t kFlagDepth = 16;
+
 class CrossCoreSync {
  public:
   explicit CrossCoreSync(const std::vector<CoreContext>& cores);
 
   struct SetResult {
     std::string error;      // non-empty: the set is invalid here (no receiver, undefined mode)
-    int reused_line = 0;    // > 0: a receiver still had an unconsumed set of this event from that line
+    int reused_line = 0;    // > 0: kFlagDepth earlier sets (the first from that line) may still be counted
     std::string reused_receiver;
+    size_t in_flight = 0;
   };
   SetResult Set(int core, CrossMode mode, int event, int line);
   // "" when the wait is valid on this core, else why not.
@@ -48,6 +56,16 @@ class CrossCoreSync {
   void Consume(int core, CrossMode mode, int event);  // requires CanWait
   // Which sets the wait needs, for deadlock reports ("a set by AIC 0").
   std::string WaitSources(int core, CrossMode mode) const;
+  // Sets no wait consumed by the end of the launch, in (line, setter, receiver) order.
+  struct Leftover {
+    int line = 0;
+    int setter = 0;
+    int receiver = 0;
+    CrossMode mode = CrossMode::kIntraBlock;
+    int event = 0;
+    size_t count = 0;  // unconsumed sets of that flag
+  };
+  std::vector<Leftover> Leftovers() const;
 
   const CoreContext& Core(int core) const { return cores_[static_cast<size_t>(core)]; }
   const VClock& Clock(int core) const { return clock_[static_cast<size_t>(core)]; }
@@ -69,6 +87,15 @@ class CrossCoreSync {
   const std::vector<CoreContext>& cores_;
   std::vector<VClock> clock_;
   std::map<Key, std::deque<Pending>> flags_;
+  // Per flag: its sets that are not yet known to be consumed before every later set (line,
+  // consumed, the receiver's epoch at the consumption); lines already reported.
+  struct FlagSet {
+    int line = 0;
+    bool consumed = false;
+    uint32_t consume_epoch = 0;
+  };
+  std::map<Key, std::deque<FlagSet>> in_flight_;
+  std::set<int> reuse_lines_;
   // INTER_BLOCK: snapshots of each core's sets per event, and each core's waits per event.
   std::map<std::pair<int, int>, std::vector<VClock>> barrier_sets_;
   std::map<std::pair<int, int>, size_t> barrier_waits_;

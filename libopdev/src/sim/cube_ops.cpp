@@ -109,8 +109,13 @@ void Gather(const SpaceBuffer& buf, const Tile& t, int64_t rows, int64_t cols, T
 
 void CopyWindow(CoreMemory& mem, Tile& dst, int64_t dr, int64_t dc, const Tile& src, int64_t sr,
                 int64_t sc, int64_t rows, int64_t cols) {
-  SpaceBuffer& db = mem.Get(dst.type.space);
-  const SpaceBuffer& sb = mem.Get(src.type.space);
+  CopyWindow(mem, dst, dr, dc, mem, src, sr, sc, rows, cols);
+}
+
+void CopyWindow(CoreMemory& dmem, Tile& dst, int64_t dr, int64_t dc, const CoreMemory& smem, const Tile& src,
+                int64_t sr, int64_t sc, int64_t rows, int64_t cols) {
+  SpaceBuffer& db = dmem.Get(dst.type.space);
+  const SpaceBuffer& sb = smem.Get(src.type.space);
   const size_t des = dst.elem_size(), ses = src.elem_size();
   const bool same = dst.type.dtype == src.type.dtype;
   for (int64_t r = 0; r < rows; ++r) {

@@ -107,12 +107,19 @@ const std::vector<HazardInfo>& HazardCatalogue() {
        "every live core of a launch waits for a cross-core event no core can set any more: "
        "the device hangs (each waiting core's line and event are reported)"},
       {hazard::kEventReuse, Severity::kError, c::kImplementationError,
-       "a cross-core event is set again before the receiving core consumed the previous set"},
+       "a cross-core event is set while 16 earlier sets of it may still be counted (no consumption "
+       "ordered before the set): the flag's counter can overflow"},
       {hazard::kCrossSync, Severity::kError, c::kImplementationError,
        "set_cross_core/wait_cross_core with an invalid pipe, event id or sync mode for the core"},
       {hazard::kGmRace, Severity::kError, c::kImplementationError,
        "two cores access the same GM element, at least one writing, with no happens-before "
        "edge through cross-core events: the result depends on timing"},
+      {hazard::kXcoreUnconsumed, Severity::kError, c::kImplementationError,
+       "a cross-core set that no wait consumed before the launch ended (unbalanced producer and "
+       "consumer counts): the flag stays set"},
+      {hazard::kXcoreRace, Severity::kError, c::kImplementationError,
+       "on-chip bytes one core of a block writes into another's memory (Acc -> Vec, Vec -> Mat) "
+       "used or overwritten with no happens-before edge through cross-core events"},
   };
   return table;
 }

@@ -1117,6 +1117,7 @@ void Interp::Launch(const FuncIR& kernel, int64_t bd, std::vector<Value>& args, 
   GmRaceTracker tracker(sync);
   sched = &scheduler;
   xsync = &sync;
+  launch_cores = &ctxs;
   race = ncores > 1 ? &tracker : nullptr;
   struct Restore {
     Interp& in;
@@ -1127,6 +1128,7 @@ void Interp::Launch(const FuncIR& kernel, int64_t bd, std::vector<Value>& args, 
         if (c.mem) in.spare_mem_[c.kind == CoreKind::kAic ? 0 : 1].push_back(std::move(c.mem));
       in.sched = nullptr;
       in.xsync = nullptr;
+      in.launch_cores = nullptr;
       in.race = nullptr;
       in.RestoreExec(outer);
     }
@@ -1138,14 +1140,7 @@ void Interp::Launch(const FuncIR& kernel, int64_t bd, std::vector<Value>& args, 
     // reuse one buffer set (reset to the poison bytes), concurrent ones have their own.
     CoreContext& ctx = ctxs[static_cast<size_t>(i)];
     auto& spare = spare_mem_[ctx.kind == CoreKind::kAic ? 0 : 1];
-    if (!spare.empty()) {
-      ctx.mem = std::move(spare.back());
-      spare.pop_back();
-    } else {
-      ctx.mem = std::make_unique<CoreMemory>(target);
-    }
-    ctx.mem->Reset();
-    ctx.mem->RecordOrigins(record_provenance);
+    MemOf(ctx);
     struct Release {
       CoreContext& ctx;
       std::vector<std::unique_ptr<CoreMemory>>& spare;
@@ -1164,6 +1159,18 @@ void Interp::Launch(const FuncIR& kernel, int64_t bd, std::vector<Value>& args, 
     (void)i;
   });
   const auto& dead = scheduler.deadlock();
+  if (dead.empty()) {
+    // A set no wait consumed stays on the flag after the kernel ends.
+    for (const auto& l : sync.Leftovers())
+      sink.Report(hazard::kXcoreUnconsumed, l.line,
+                  absl::StrFormat("%s set cross-core event %d (%s) for %s %zu time(s) more than %s waited for it "
+                                  "(first unconsumed set at line %d): the launch ends with the flag still set, "
+                                  "so a later wait on it (in this or the next kernel) passes without its "
+                                  "producer; balance every set with a wait",
+                                  ctxs[static_cast<size_t>(l.setter)].Name(), l.event,
+                                  std::string(CrossModeName(l.mode)), ctxs[static_cast<size_t>(l.receiver)].Name(),
+                                  l.count, ctxs[static_cast<size_t>(l.receiver)].Name(), l.line));
+  }
   if (!dead.empty()) {
     std::vector<std::string> parts;
     for (const auto& w : dead)
@@ -1178,6 +1185,21 @@ void Interp::Launch(const FuncIR& kernel, int64_t bd, std::vector<Value>& args, 
          absl::StrFormat("deadlock: %s; every live core waits (%d core(s) ended) and no set can come: %s", parts[0],
                          done, all));
   }
+}
+
+CoreMemory& Interp::MemOf(CoreContext& c) {
+  if (!c.mem) {
+    auto& spare = spare_mem_[c.kind == CoreKind::kAic ? 0 : 1];
+    if (!spare.empty()) {
+      c.mem = std::move(spare.back());
+      spare.pop_back();
+    } else {
+      c.mem = std::make_unique<CoreMemory>(target);
+    }
+    c.mem->Reset();
+    c.mem->RecordOrigins(record_provenance);
+  }
+  return *c.mem;
 }
 
 void Interp::SaveExec(ExecState& s) {

@@ -7,6 +7,7 @@
 
 #include "core_context.h"
 #include "core_scheduler.h"
+#include "cross_core_data.h"
 #include "cross_core_sync.h"
 #include "gm_race.h"
 #include "program.h"
@@ -108,6 +109,10 @@ class Interp {
   bool in_wrapper = false;
   CoreContext* core = nullptr;  // the executing core (inside a launch), else nullptr
   CoreMemory& Mem() const { return *core->mem; }
+  // The cores of the launch in progress (nullptr outside a kernel) and a core's memory, taken
+  // from the spare buffers when the core has none yet (another core writes it before it runs).
+  std::vector<CoreContext>* launch_cores = nullptr;
+  CoreMemory& MemOf(CoreContext& c);
   int next_tile_id = 1;
   int current_line = 0;
   std::string assign_name;  // variable the current statement assigns (names tiles in messages)
@@ -141,6 +146,12 @@ class Interp {
   void MarkUsed(Tile& t) {
     if (core && !core->Owns(t.type.space)) WrongCoreSpace(t);
     t.used = true;
+    TouchShared(t);
+  }
+  // A use of tile `t` by the executing core of a mixed launch: checked against the bytes other
+  // cores wrote into its memory and recorded for their later writes (cross_core_data.h).
+  void TouchShared(const Tile& t) {
+    if (core && core->launch == LaunchKind::kMixed) RecordSharedUse(*this, t, current_line);
   }
   [[noreturn]] void WrongCoreSpace(const Tile& t) const;
 

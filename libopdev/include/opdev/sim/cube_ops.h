@@ -1,4 +1,4 @@
-// The Cube data paths of the simulator, on the bytes of one AIC's on-chip memory:
+// The Cube data paths of the simulator, on the bytes of the cores' on-chip memories:
 //  * CopyWindow: the MTE1 copy of pl.move (Mat -> Left/Right/Bias, 2-D extract and insert),
 //    element by element through both tiles' layouts, converting the dtype when it differs
 //    (FP16/BF16 -> FP32 for Bias) and carrying each element's written bit;
@@ -21,6 +21,10 @@ namespace opdev::sim::cube {
 // dst[dr + r, dc + c] = src[sr + r, sc + c] for r < rows, c < cols.
 void CopyWindow(CoreMemory& mem, Tile& dst, int64_t dr, int64_t dc, const Tile& src, int64_t sr,
                 int64_t sc, int64_t rows, int64_t cols);
+// The same copy between two cores' memories (Acc -> Vec into an AIV's UB, Vec -> Mat into the
+// AIC's L1): `dst` lives in `dmem`, `src` in `smem` (which may be the same memory).
+void CopyWindow(CoreMemory& dmem, Tile& dst, int64_t dr, int64_t dc, const CoreMemory& smem, const Tile& src,
+                int64_t sr, int64_t sc, int64_t rows, int64_t cols);
 
 struct MatmulOperands {
   Tile* dst = nullptr;
