@@ -72,28 +72,42 @@ TEST_CASE("softmax (published DESIGN): suspected design_violation at the stale p
   CHECK(std::set<int>(d.root.design_lines.begin(), d.root.design_lines.end()) == std::set<int>{even, odd});
   CHECK(d.root.code == "SIM-VF-STALE-VALUE");
 
-  // Every §8 case measured: the run measured the first ones, the triage reran the others.
+  // Every §8 case is run: the run measured the first ones, the triage reran all of them. A
+  // rerun whose exact result (the golden rounded to float16) fails scheme A too cannot tell
+  // a defect from a correct kernel (SPEC inputs over the whole float16 range make most
+  // outputs underflow): such a case counts as not measured, and the measurement says so.
   auto doc = contract::LoadDesignDoc((dir / "DESIGN.md").string(), nullptr);
   REQUIRE(doc.ok());
-  std::vector<std::string> tails, aligned;
-  for (const auto& t : doc->TestCases()) (t.shape.back() % 128 != 0 ? tails : aligned).push_back(t.name);
+  std::vector<std::string> tails, aligned_measured, unjudged;
   REQUIRE(d.attributes.cases.size() == doc->TestCases().size());
   int by_run = 0, by_rerun = 0;
-  for (const auto& c : d.attributes.cases) {
+  for (size_t i = 0; i < d.attributes.cases.size(); ++i) {
+    const auto& c = d.attributes.cases[i];
+    const bool tail = doc->TestCases()[i].shape.back() % 128 != 0;
     INFO(c.name);
-    CHECK(c.outcome != triage::CaseOutcome::kNotMeasured);
-    (c.measured_by == "run" ? by_run : by_rerun)++;
     REQUIRE(c.rerun.has_value());
-    CHECK(*c.rerun == c.outcome);  // the two paths agree where both measured
+    if (tail) tails.push_back(c.name);
+    if (c.outcome == triage::CaseOutcome::kNotMeasured) {
+      CHECK(*c.rerun == triage::CaseOutcome::kNotMeasured);
+      CHECK(d.measurement.find(c.name) != std::string::npos);
+      unjudged.push_back(c.name);
+      continue;
+    }
+    if (!tail) aligned_measured.push_back(c.name);
+    (c.measured_by == "run" ? by_run : by_rerun)++;
+    if (*c.rerun != triage::CaseOutcome::kNotMeasured) CHECK(*c.rerun == c.outcome);  // the paths agree
   }
   CHECK(by_run >= 1);
   CHECK(by_rerun >= 1);  // the test file stopped at its first failure
+  CHECK(aligned_measured.size() >= 2);
   CHECK_FALSE(d.measurement.empty());
+  if (!unjudged.empty()) CHECK(d.measurement.find("scheme A cannot judge") != std::string::npos);
 
-  // Exactly the column-tail cases fail, and the separation says so.
+  // Exactly the column-tail cases fail (all of them measured), and the separation says so.
   CHECK(d.separation.kind == "separated");
   CHECK(d.separation.failing == tails);
-  CHECK(d.separation.passing == aligned);
+  CHECK(d.separation.passing == aligned_measured);
+  CHECK(d.separation.not_measured == unjudged);
   REQUIRE(d.separation.literals.size() == 1);
   CHECK(d.separation.literals[0].id == "col_tail");
   CHECK(d.separation.literals[0].value);
@@ -169,11 +183,16 @@ TEST_CASE("a hand-written kernel with stale pass-3 masks (--no-gen): implementat
 
   auto doc = contract::LoadDesignDoc((dir / "DESIGN.md").string(), nullptr);
   REQUIRE(doc.ok());
-  std::vector<std::string> tails, aligned;
-  for (const auto& t : doc->TestCases()) (t.shape.back() % 128 != 0 ? tails : aligned).push_back(t.name);
-  for (const auto& c : d.attributes.cases) CHECK(c.outcome != triage::CaseOutcome::kNotMeasured);
+  std::vector<std::string> tails, aligned_measured;
+  for (size_t i = 0; i < d.attributes.cases.size() && i < doc->TestCases().size(); ++i) {
+    const auto& c = d.attributes.cases[i];
+    if (doc->TestCases()[i].shape.back() % 128 != 0) tails.push_back(c.name);
+    else if (c.outcome != triage::CaseOutcome::kNotMeasured) aligned_measured.push_back(c.name);
+    else CHECK(d.measurement.find(c.name) != std::string::npos);  // scheme A cannot judge it
+  }
+  CHECK(aligned_measured.size() >= 2);
   CHECK(d.separation.failing == tails);
-  CHECK(d.separation.passing == aligned);
+  CHECK(d.separation.passing == aligned_measured);
   REQUIRE(d.separation.literals.size() == 1);
   CHECK(d.separation.literals[0].id == "col_tail");
   CHECK(std::string(triage::RowOf(d.separation.symptom).key) == "tails_only");

@@ -91,7 +91,7 @@ TEST_CASE("row tails, size classes, cores and two-attribute sets are found and m
     REQUIRE(s.literals.size() == 2);
     // Several pairs separate (multi-tile + column tail, row tail + column tail): all are listed.
     auto has = [&](const std::vector<AttributeLiteral>& v, const std::string& a, const std::string& b) {
-      return v.size() == 2 && v[0].id == a && v[1].id == b;
+      return v.size() == 2 && ((v[0].id == a && v[1].id == b) || (v[0].id == b && v[1].id == a));  // a set
     };
     bool tails = has(s.literals, "row_tail", "col_tail");
     for (const auto& alt : s.alternatives) tails |= has(alt, "row_tail", "col_tail");

@@ -159,13 +159,18 @@ RunDiagnosis DiagnoseRun(const DiagnoseRunOptions& opts, const RunOpResult& run)
     } else {
       all_cases_rerun = true;
       int measured_by_run = 0, rerun_only = 0;
-      std::vector<std::string> disagree;
+      std::vector<std::string> disagree, unjudgeable;
       for (size_t k = 0; k < batch.size(); ++k) {
         triage::CaseFacts& f = in.cases[index[k]];
         const triage::ReproRun& rr = (*res)[k];
         triage::CaseOutcome o = rr.status == runtime::CaseStatus::kPass ? triage::CaseOutcome::kPass
                                 : rr.status == runtime::CaseStatus::kNotRun ? triage::CaseOutcome::kNotMeasured
                                                                             : triage::CaseOutcome::kFail;
+        // A failure the exact result would have too measures nothing about the kernel.
+        if (!rr.unjudgeable.empty()) {
+          o = triage::CaseOutcome::kNotMeasured;
+          unjudgeable.push_back(f.name);
+        }
         f.rerun = o;
         if (f.outcome == triage::CaseOutcome::kNotMeasured) {
           f.outcome = o;
@@ -173,9 +178,10 @@ RunDiagnosis DiagnoseRun(const DiagnoseRunOptions& opts, const RunOpResult& run)
           f.special_values = rr.summary.find("NaN position mismatch") != std::string::npos ||
                              rr.summary.find("Inf sign mismatch") != std::string::npos;
           if (o != triage::CaseOutcome::kNotMeasured) ++rerun_only;
+          else f.measured_by = "";
         } else {
           ++measured_by_run;
-          if (o != f.outcome && o != triage::CaseOutcome::kNotMeasured)
+          if (o != f.outcome && o != triage::CaseOutcome::kNotMeasured)  // unjudgeable reruns agree with anything
             disagree.push_back(absl::StrCat(f.name, " (run: ", triage::CaseOutcomeName(f.outcome),
                                             ", rerun: ", triage::CaseOutcomeName(o), ")"));
         }
@@ -187,7 +193,13 @@ RunDiagnosis DiagnoseRun(const DiagnoseRunOptions& opts, const RunOpResult& run)
           "DESIGN-case simulator and measured the other ", rerun_only, " there",
           disagree.empty() ? std::string("; for the cases both measured the outcomes agree")
                            : absl::StrCat("; the two paths disagree on ", absl::StrJoin(disagree, ", "),
-                                          ", so the separation mixes paths"));
+                                          ", so the separation mixes paths"),
+          unjudgeable.empty()
+              ? std::string()
+              : absl::StrCat("; scheme A cannot judge the rerun of ", absl::StrJoin(unjudgeable, ", "),
+                             " (the exact result rounded to the output dtype fails it too), so ",
+                             unjudgeable.size() == 1 ? "it counts" : "they count",
+                             " as not measured unless the run measured ", unjudgeable.size() == 1 ? "it" : "them"));
     }
     if (first_fail < 0)  // the run failed without a failing case of its own: the first rerun failure
       for (size_t i = 0; i < in.cases.size() && first_fail < 0; ++i)

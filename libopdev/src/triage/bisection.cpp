@@ -14,10 +14,13 @@ struct Cand {
   std::vector<bool> values;
 };
 
-// Rank of a literal: positive attributes before negated ones, then the review order of the
-// symptom, then the attribute table order.
-std::tuple<int, int, size_t> Rank(const AttributeTable& t, size_t a, bool v) {
-  return {v ? 0 : 1, ReviewRank(RowOf(t.attributes[a].symptom).layer), a};
+// Rank of a literal: positive attributes before negated ones, then the narrowest (true for
+// the fewest §8 cases, measured or not: it says the most about where the defect is), then the
+// review order of the symptom, then the attribute table order.
+std::tuple<int, long, int, size_t> Rank(const AttributeTable& t, size_t a, bool v) {
+  const auto& val = t.attributes[a].value;
+  const long holds = static_cast<long>(std::count(val.begin(), val.end(), v));
+  return {v ? 0 : 1, holds, ReviewRank(RowOf(t.attributes[a].symptom).layer), a};
 }
 
 std::string CaseWord(size_t n) { return n == 1 ? "case" : "cases"; }
@@ -123,6 +126,26 @@ Separation Bisect(const AttributeTable& t) {
         if (separates(c)) found.push_back(c);
       }
   }
+  // Narrowest sets first: the fewest §8 cases (measured or not) having all of the set.
+  auto covers = [&](const Cand& c) {
+    long n = 0;
+    for (size_t i = 0; i < t.cases.size(); ++i) {
+      bool all = true;
+      for (size_t k = 0; k < c.attrs.size() && all; ++k) all = t.attributes[c.attrs[k]].value[i] == c.values[k];
+      n += all;
+    }
+    return n;
+  };
+  // At equal coverage a set of structural attributes (tails, tiles, cores) before one with a
+  // size threshold (a cut between the §8 shapes, not a property of the kernel).
+  auto thresholds = [&](const Cand& c) {
+    long n = 0;
+    for (size_t a : c.attrs) n += t.attributes[a].kind == "size";
+    return n;
+  };
+  std::stable_sort(found.begin(), found.end(), [&](const Cand& x, const Cand& y) {
+    return std::make_pair(covers(x), thresholds(x)) < std::make_pair(covers(y), thresholds(y));
+  });
   auto to_lits = [&](const Cand& c) {
     std::vector<AttributeLiteral> out;
     for (size_t k = 0; k < c.attrs.size(); ++k) {
@@ -140,7 +163,7 @@ Separation Bisect(const AttributeTable& t) {
   }
   s.kind = "separated";
   s.literals = to_lits(found.front());
-  for (size_t i = 1; i < found.size() && i <= 6; ++i) s.alternatives.push_back(to_lits(found[i]));
+  for (size_t i = 1; i < found.size() && i <= 12; ++i) s.alternatives.push_back(to_lits(found[i]));
   // The symptom: a positive literal's row (first by review order); a separation only by
   // negated attributes ("the aligned cases fail") points to the top of the review order.
   const Cand& best = found.front();

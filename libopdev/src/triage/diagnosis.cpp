@@ -110,16 +110,19 @@ Diagnosis Diagnose(DiagnoseInput in) {
   d.root = Route(in.route);
   d.flaky = d.repro && d.repro->verdict == "flaky";
   d.measurement = in.measurement;
-  // Hazards that locate a defect override a shape-only symptom when they name a row: an
-  // out-of-range DMA on tail cases stays "only tails fail"; a coverage hazard is "cores".
-  if (d.separation.kind != "separated" && !d.root.code.empty()) {
+  // An error hazard that names a §8 row outright overrides the shape-only symptom: output
+  // coverage (never written, written by two cores) is "cores" even when the multi-tile cases
+  // are the failing ones, an operand dtype is "by dtype". A never-written value read is the
+  // producer/consumer row only when the shapes do not separate (a tail read of padding is a
+  // tail). An out-of-range DMA on tail cases stays "only tails fail".
+  if (!d.root.code.empty() && d.root.basis == "error_hazard") {
     const std::string& c = d.root.code;
     if (c.find("OUT-UNWRITTEN") != std::string::npos || c.find("MULTI-CORE") != std::string::npos)
       d.separation.symptom = Symptom::kCores;
-    else if (c.find("UNINIT") != std::string::npos)
-      d.separation.symptom = Symptom::kSyncPipeline;
-    else if (c.find("OP-DTYPE") != std::string::npos || c.find("MASK-DTYPE") != std::string::npos)
+    else if (c.find("OP-DTYPE") != std::string::npos)
       d.separation.symptom = Symptom::kDtypeConfig;
+    else if (c.find("UNINIT") != std::string::npos && d.separation.kind != "separated")
+      d.separation.symptom = Symptom::kSyncPipeline;
   }
   if (in.route.environment) d.separation.symptom = Symptom::kEnvironment;
   const SymptomRow& row = RowOf(d.separation.symptom);

@@ -69,6 +69,12 @@ RootCause Route(const RouteInput& in) {
     rc.basis = "none";
     return rc;
   }
+  // Warnings about values (a stale or never-written value, a branch the hardware predicates)
+  // explain wrong data; others (e.g. a mask width remark) only when nothing else is there.
+  auto explains = [](const std::string& code) {
+    return code.find("STALE") != std::string::npos || code.find("UNINIT") != std::string::npos ||
+           code.find("RUNTIME-IF") != std::string::npos;
+  };
   // 1. Locate.
   std::vector<const HazardGroup*> chosen;
   for (const auto& g : in.hazards)
@@ -98,10 +104,6 @@ RootCause Route(const RouteInput& in) {
     // Warnings about values (a stale or never-written value, a branch the hardware predicates)
     // explain wrong data; the others in the loop (e.g. a mask width remark) are kept only
     // when nothing else is there.
-    auto explains = [](const std::string& code) {
-      return code.find("STALE") != std::string::npos || code.find("UNINIT") != std::string::npos ||
-             code.find("RUNTIME-IF") != std::string::npos;
-    };
     if (std::any_of(chosen.begin(), chosen.end(), [&](const HazardGroup* g) { return explains(g->hazard.code); }))
       chosen.erase(std::remove_if(chosen.begin(), chosen.end(),
                                   [&](const HazardGroup* g) { return !explains(g->hazard.code); }),
@@ -117,8 +119,12 @@ RootCause Route(const RouteInput& in) {
     }
   }
   if (chosen.empty() && rc.kernel_lines.empty()) {
+    // Any warning; the ones about values (stale, never written, predicated) first, as above.
     for (const auto& g : in.hazards)
-      if (g.hazard.severity == Severity::kWarning) chosen.push_back(&g);
+      if (g.hazard.severity == Severity::kWarning && explains(g.hazard.code)) chosen.push_back(&g);
+    if (chosen.empty())
+      for (const auto& g : in.hazards)
+        if (g.hazard.severity == Severity::kWarning) chosen.push_back(&g);
     rc.basis = chosen.empty() ? "none" : "warning";
   }
   std::set<std::string> hazard_categories;

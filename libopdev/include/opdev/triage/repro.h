@@ -36,6 +36,11 @@ struct ReproRun {
   std::string summary, error;
   std::vector<std::string> error_codes;     // codes of the error hazards of this run
   Diagnostics hazards;                      // every hazard of this run
+  // A precision failure that scheme A would also report for the exact result: the golden
+  // rounded to the output dtype fails against the golden (e.g. float16 outputs of values
+  // below float16's smallest subnormal make mean_rel_error 1 there). Such a run does not tell
+  // a defect from a correct kernel; `unjudgeable` says why, "" otherwise.
+  std::string unjudgeable;
   std::optional<precision::Tensor> actual, golden;
   std::vector<sim::ElementOrigin> origin;   // per element of `actual`, when recorded
 };
