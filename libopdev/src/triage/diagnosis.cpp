@@ -111,13 +111,15 @@ Diagnosis Diagnose(DiagnoseInput in) {
   d.flaky = d.repro && d.repro->verdict == "flaky";
   d.measurement = in.measurement;
   // An error hazard that names a §8 row outright overrides the shape-only symptom: output
-  // coverage (never written, written by two cores) is "cores" even when the multi-tile cases
+  // coverage (never written, written by two cores, a GM element two cores access unordered,
+  // SIM-GM-RACE) is "cores" even when the multi-tile cases
   // are the failing ones, an operand dtype is "by dtype". A never-written value read is the
   // producer/consumer row only when the shapes do not separate (a tail read of padding is a
   // tail). An out-of-range DMA on tail cases stays "only tails fail".
   if (!d.root.code.empty() && d.root.basis == "error_hazard") {
     const std::string& c = d.root.code;
-    if (c.find("OUT-UNWRITTEN") != std::string::npos || c.find("MULTI-CORE") != std::string::npos)
+    if (c.find("OUT-UNWRITTEN") != std::string::npos || c.find("MULTI-CORE") != std::string::npos ||
+        c.find("GM-RACE") != std::string::npos)
       d.separation.symptom = Symptom::kCores;
     else if (c.find("OP-DTYPE") != std::string::npos)
       d.separation.symptom = Symptom::kDtypeConfig;
