@@ -747,7 +747,8 @@ std::unique_ptr<Program> LowerProgram(py::Module module, const std::string& file
     AddNestedDefs(*prog, *s, s->name, chain);
   }
   // Functions called from a kernel or VF body are helpers (inlined), not host code.
-  for (auto& [name, f] : prog->funcs) {
+  for (auto& entry : prog->funcs) {
+    auto& f = entry.second;  // not a structured binding: clang 14 cannot capture one
     if (f->kind != FuncKind::kJit && f->kind != FuncKind::kVector) continue;
     py::ForEachCall(*f->def, [&](const py::Expr& call) {
       if (call.func->kind != py::ExprKind::kName) return;
