@@ -18,6 +18,8 @@ BuiltinFn FindBuiltin(const std::string& q) {
     RegisterHostBuiltins(t);
     RegisterCubeBuiltins(t);
     RegisterSyncBuiltins(t);
+    RegisterScalarBuiltins(t);
+    RegisterAggregateBuiltins(t);
     return t;
   }();
   auto it = table.find(q);

@@ -52,6 +52,16 @@ void RegisterVfBuiltins(BuiltinTable& t);    // vf.*
 void RegisterHostBuiltins(BuiltinTable& t);  // Python builtins, torch, platform
 void RegisterCubeBuiltins(BuiltinTable& t);  // pl.move/insert/matmul*/set_mm_layout_transform
 void RegisterSyncBuiltins(BuiltinTable& t);  // pl.system.set_cross_core/wait_cross_core
+void RegisterScalarBuiltins(BuiltinTable& t);  // pl.getval/pl.setval
+void RegisterAggregateBuiltins(BuiltinTable& t);  // pl.struct/struct_array/make_tuple
+
+// `obj.name = v` (builtins_aggregate.cpp): a field of a pl.struct; anything else is an error.
+void AssignField(Interp& in, const Value& obj, const std::string& name, const Value& v, int line);
+
+// Element access by subscript (builtins_scalar.cpp): `container[i, j]` and
+// `container[i, j] = v` of a Vec tile or a GM tensor inside a kernel.
+Value ReadElement(Interp& in, const Value& container, const Value& index, int line);
+void WriteElement(Interp& in, const Value& container, const Value& index, const Value& v, int line);
 
 // Cube hooks (builtins_cube.cpp): the Acc side of pl.store (phase / accumulation rules; call
 // before the FIX transfer), a new L1 tile group's bank placement, and the end-of-core checks.

@@ -214,6 +214,17 @@ Value PlConst(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   Args a(in, call, pos, kw, "pl.const");
   return a.Req(0, "value");
 }
+// `if pl.constexpr(cond):` / `a if pl.constexpr(cond) else b`: a compile-time condition
+// (the parser's _resolve_constexpr_condition: ConstBool/ConstInt only). Whether `cond` came from
+// a compile-time expression rather than a runtime scalar of equal kind is not tracked here.
+Value PlConstexpr(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "pl.constexpr");
+  const Value& v = a.Req(0, "condition");
+  if (v.kind != VK::kBool && v.kind != VK::kInt)
+    in.Fail(hazard::kRuntimeError, call.line,
+            "pl.constexpr() can only accept compile-time constants, but got a " + KindName(v.kind));
+  return Value::Bool(v.i != 0);
+}
 Value PlRange(Interp& in, const XNode& call, BArgs& pos, Kwargs&) {
   std::vector<int64_t> v;
   for (const auto& x : pos) v.push_back(in.ToInt(x, call.line, "range() argument"));
@@ -593,6 +604,7 @@ void RegisterTileBuiltins(BuiltinTable& t) {
   t["pl.min"] = PlMin;
   t["pl.max"] = PlMax;
   t["pl.const"] = PlConst;
+  t["pl.constexpr"] = PlConstexpr;
   t["pl.range"] = PlRange;
   t["pl.set_validshape"] = SetValidShape;
   t["pl.load"] = Load;

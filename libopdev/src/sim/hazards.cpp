@@ -40,6 +40,9 @@ const std::vector<HazardInfo>& HazardCatalogue() {
        "wrapper statement outside the wrapper boundary (not executed)"},
       {hazard::kRegisterRange, Severity::kError, c::kImplementationError,
        "vector register load/store reaches outside its tile"},
+      {hazard::kScalarRange, Severity::kError, c::kImplementationError,
+       "pl.getval/pl.setval or a subscript reads or writes an element outside its tile (undefined "
+       "on the device, getval.md)"},
       {hazard::kTypeMismatch, Severity::kError, c::kImplementationError,
        "operand dtypes of an operation disagree"},
       {hazard::kUnsupported, Severity::kError, c::kCapabilityGap,

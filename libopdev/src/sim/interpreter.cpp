@@ -397,8 +397,13 @@ void Interp::Assign(const XNode& t, const Value& v, Frame& fr) {
         ++state_writes_;
         return;
       }
+      if (obj.kind == VK::kTile || obj.kind == VK::kTensor) {
+        WriteElement(*this, obj, Eval(*t.b, fr), v, t.line);
+        return;
+      }
       Fail(hazard::kUnsupported, t.line, "item assignment on a " + KindName(obj.kind));
     }
+    case XK::kAttr: AssignField(*this, Eval(*t.a, fr), t.name, v, t.line); ++state_writes_; return;
     default: Fail(hazard::kUnsupported, t.line, "assignment target");
   }
 }
@@ -1004,6 +1009,7 @@ Value Interp::Subscript(const Value& obj, const Value& idx, int line) {
       if (SameValue(kv[i], idx)) return kv[i + 1];
     Fail(hazard::kRuntimeError, line, "key " + Repr(idx) + " not in dict");
   }
+  if (obj.kind == VK::kTile || obj.kind == VK::kTensor) return ReadElement(*this, obj, idx, line);
   Fail(hazard::kUnsupported, line, "subscript of a " + KindName(obj.kind));
 }
 

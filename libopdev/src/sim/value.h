@@ -90,9 +90,11 @@ struct PlatformInfo {
 };
 
 // An object with read-only attributes handed in by the host (a dataclass instance).
+// Also a pl.struct instance (assignable fields) or a pl.make_tuple (builtins_aggregate.cpp).
 struct HostObject {
   std::string type_name;
   std::vector<std::pair<std::string, Value>> fields;
+  bool assignable = false;  // pl.struct: `s.field = v`
 };
 
 // A method bound to its receiver (group.next, tensor.dim, ...).

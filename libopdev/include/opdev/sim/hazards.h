@@ -33,6 +33,7 @@ inline constexpr std::string_view kVfRuntimeIf = "SIM-VF-RUNTIME-IF";      // ru
 inline constexpr std::string_view kVfStaleValue = "SIM-VF-STALE-VALUE";    // value from earlier loop
 inline constexpr std::string_view kWrapperBoundary = "SIM-WRAPPER-BOUNDARY";  // host op not allowed
 inline constexpr std::string_view kRegisterRange = "SIM-VREG-RANGE";       // register access outside tile
+inline constexpr std::string_view kScalarRange = "SIM-SCALAR-RANGE";       // getval/setval outside its tile
 inline constexpr std::string_view kTypeMismatch = "SIM-OP-DTYPE";          // operand dtypes disagree
 inline constexpr std::string_view kUnsupported = "SIM-UNSUPPORTED";        // construct not simulated
 inline constexpr std::string_view kRuntimeError = "SIM-RUNTIME";           // kernel raised / bad value
