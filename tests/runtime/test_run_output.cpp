@@ -140,3 +140,35 @@ TEST_CASE("the AssertionError of the _assert_precision opdev gen writes is a pre
   REQUIRE(other.events.size() == 1);
   CHECK(other.events[0].status == CaseStatus::kError);
 }
+
+TEST_CASE("the CPU device's SimulatorWarning lines are warnings of the case printed next") {
+  const std::string out =
+      "/w/softmax/test_softmax.py:100: SimulatorWarning: SIM-VF-STALE-VALUE: 'm' is read in this loop but only "
+      "assigned inside an earlier loop (line 89)\n"
+      "  d_even = vf.div(e_even, row_sum_b, m)\n"
+      "[test_softmax_aligned [3, 128]] PASS (matched_ratio=1.0000, max_abs_error=0.000e+00)\n"
+      "/w/softmax/test_softmax.py:100: SimulatorWarning: SIM-VF-STALE-VALUE: 'm' is read in this loop\n"
+      "/w/softmax/test_softmax.py:102: SimulatorWarning: SIM-MASK-DTYPE: vf.astype: mask built for 2-byte elements\n"
+      "/w/softmax/test_softmax.py:102: SimulatorWarning: SIM-MASK-DTYPE: vf.astype: mask built for 2-byte elements\n"
+      "[test_softmax_row_tail [4, 128]] PASS (matched_ratio=1.0000, max_abs_error=0.000e+00)\n"
+      "a UserWarning: precision_compare.py is not next to the test\n";
+  auto p = ParseRunOutput(out);
+  REQUIRE(p.simulator_warnings.size() == 4);
+  CHECK(p.simulator_warnings[0].output_line == 1);
+  REQUIRE(p.events.size() == 2);
+  REQUIRE(p.events[0].hazards.items().size() == 1);
+  CHECK(p.events[0].hazards.items()[0].code == "SIM-VF-STALE-VALUE");
+  REQUIRE(p.events[1].hazards.items().size() == 2);  // one entry per code and line
+  const opdev::Diagnostic* mask = nullptr;
+  for (const auto& d : p.events[1].hazards.items())
+    if (d.code == "SIM-MASK-DTYPE") mask = &d;
+  REQUIRE(mask != nullptr);
+  CHECK(mask->severity == opdev::Severity::kWarning);
+  CHECK(mask->category == "implementation_error");
+  CHECK(mask->file == "/w/softmax/test_softmax.py");
+  CHECK(mask->line == 102);
+  CHECK(mask->message == "vf.astype: mask built for 2-byte elements");
+  auto cases = AssignCases(p, {"test_softmax_aligned", "test_softmax_row_tail"}, "softmax");
+  REQUIRE(cases.size() == 2);
+  CHECK(cases[1].hazards.items().size() == 2);
+}

@@ -178,6 +178,16 @@ absl::StatusOr<LaunchResult> Launch(const LaunchOptions& opts) {
   std::string op = opts.op.empty() ? fs::absolute(opts.op_dir).lexically_normal().filename().string()
                                    : opts.op;
   r.cases = AssignCases(r.parsed, expected, op);
+  // The CPU device's SimulatorWarning lines name the kernel file as Python resolved it (an
+  // absolute path); the DESIGN-case runner names it op dir / file. One file, one name, so that
+  // a hazard seen in the run and in a rerun is one group of the report.
+  const fs::path script = fs::path(plan->cwd) / plan->script;
+  for (auto& c : r.cases)
+    for (auto& d : c.hazards.items()) {
+      std::error_code eq;
+      if (!d.file.empty() && fs::equivalent(d.file, script, eq) && !eq)
+        d.file = (fs::path(opts.op_dir) / fs::path(plan->script).filename()).string();
+    }
   return r;
 }
 

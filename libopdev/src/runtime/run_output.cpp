@@ -1,6 +1,8 @@
 // Text parsing of a test run's output into per-case results and tracebacks.
 #include "opdev/runtime/run_output.h"
 
+#include "opdev/sim/hazards.h"
+
 #include "absl/strings/str_cat.h"
 
 #include <cstdlib>
@@ -224,10 +226,37 @@ ParsedOutput ParseRunOutput(const std::string& text) {
       out.events.push_back(std::move(r));
       continue;
     }
+    static const std::regex kSimWarning(R"(^(.+?):(\d+): SimulatorWarning: (SIM-[A-Z0-9-]+): (.*)$)");
+    std::smatch sw;
+    if (line.find("SimulatorWarning: SIM-") != std::string::npos && std::regex_match(line, sw, kSimWarning) &&
+        out.simulator_warnings.size() < 1000) {
+      SimulatorWarningLine w;
+      w.output_line = static_cast<int>(i) + 1;
+      w.finding.code = sw[3].str();
+      w.finding.severity = Severity::kWarning;
+      const sim::HazardInfo* info = sim::FindHazard(w.finding.code);
+      w.finding.category = info ? std::string(info->category) : std::string(category::kImplementationError);
+      w.finding.file = sw[1].str();
+      w.finding.line = std::atoi(sw[2].str().c_str());
+      w.finding.message = sw[4].str();
+      out.simulator_warnings.push_back(std::move(w));
+    }
     if ((line.find("Warning") != std::string::npos || line.find("WARNING") != std::string::npos ||
          line.find("[W ") != std::string::npos) &&
         out.warnings.size() < 50)
       out.warnings.push_back(Trim(line));
+  }
+  // Each simulator warning belongs to the case printed next (its PASS line or traceback comes
+  // after the launch's warnings); one entry per code and kernel line within a case.
+  for (const auto& w : out.simulator_warnings) {
+    if (out.events.empty()) break;
+    CaseResult* owner = &out.events.back();
+    for (auto& ev : out.events)
+      if (ev.output_line >= w.output_line) { owner = &ev; break; }
+    bool seen = false;
+    for (const auto& d : owner->hazards.items())
+      if (d.code == w.finding.code && d.file == w.finding.file && d.line == w.finding.line) { seen = true; break; }
+    if (!seen) owner->hazards.Add(w.finding);
   }
   return out;
 }

@@ -56,16 +56,27 @@ struct CaseResult {
   std::string summary;     // the raw summary text
   std::string error;       // "Type: message" for failures
   int output_line = 0;     // 1-based line in the combined output where the evidence starts
-  // Simulator hazards of this case (sim backend). Not part of ToJson: reports list each
-  // hazard once with the cases it occurred in (triage/hazard_groups.h).
+  // Simulator hazards of this case (sim backend: the §8 runner's findings, or the
+  // SimulatorWarning lines the CPU device printed while the case ran). Not part of ToJson:
+  // reports list each hazard once with the cases it occurred in (triage/hazard_groups.h).
   Diagnostics hazards;
   boost::json::object ToJson() const;
+};
+
+// A finding of opdev's CPU device the test's Python printed as a warning:
+// `FILE:LINE: SimulatorWarning: SIM-CODE: message` (bindings/python/opdev/device).
+struct SimulatorWarningLine {
+  int output_line = 0;  // 1-based line in the combined output
+  Diagnostic finding;   // code, severity warning, category from the hazard catalogue, file:line
 };
 
 struct ParsedOutput {
   std::vector<CaseResult> events;       // PASS lines and failures, in output order
   std::vector<Traceback> tracebacks;
   std::vector<std::string> warnings;    // lines mentioning "Warning"/"WARNING"
+  // Every SimulatorWarning line; each is also in the hazards of the event printed next after
+  // it (the case whose launch raised it; after the last event: the last event).
+  std::vector<SimulatorWarningLine> simulator_warnings;
   bool has_matched_ratio_eq = false;    // literal "matched_ratio=" somewhere (verifier grep)
   bool has_max_abs_error_eq = false;    // literal "max_abs_error=" somewhere
   int pass_lines = 0;
