@@ -190,9 +190,30 @@ Value MoveAccToVec(Interp& in, const Args& a, Tile& dst, Tile& src) {
   return Value::None();
 }
 
+Value InsertVecToMatNz(Interp& in, const Args& a, Tile& dst, Tile& src, int64_t off_r, int64_t off_c);
+
 // pl.insert / pl.move Vec -> Mat on an AIV (insert.md, MTE3): the source's valid block goes into
 // the AIC's L1 at the destination tile's address, at `offset` in destination coordinates.
+// insert.md says the L1 tile is "usually" NZ and defines no other case. A ZN [R, C] Mat tile
+// holds, byte for byte, the NZ layout of its transpose [C, R] (ZN: fractals row-major, column-
+// major inside, fractal Block32 x 16; NZ of the transpose: the same offsets), so an NZ block is
+// inserted into that NZ view with the offset in the view's coordinates: the reading under which
+// the official DN flash-attention samples (fa/test_fa_perf_tkv_preload_dn*.py: P^T per AIV,
+// [TKV, TS/2] NZ, into a [TS, TKV] ZN Mat tile at [0, TS/2 * subblock]) compute P.
 Value InsertVecToMat(Interp& in, const Args& a, Tile& dst, Tile& src, int64_t off_r, int64_t off_c) {
+  if (dst.type.EffectiveLayout() != Layout::kZN) return InsertVecToMatNz(in, a, dst, src, off_r, off_c);
+  Tile view = dst;
+  view.type.shape = {dst.type.shape[1], dst.type.shape[0]};
+  view.type.valid = {dst.type.valid[1], dst.type.valid[0]};
+  view.type.layout = Layout::kNZ;
+  view.valid_rows = dst.valid_cols;
+  view.valid_cols = dst.valid_rows;
+  view.name = dst.name + " (ZN, as NZ of its transpose)";
+  dst.used = true;
+  return InsertVecToMatNz(in, a, view, src, off_r, off_c);
+}
+
+Value InsertVecToMatNz(Interp& in, const Args& a, Tile& dst, Tile& src, int64_t off_r, int64_t off_c) {
   if (in.core->kind != CoreKind::kAiv)
     in.Fail(hazard::kCoreSpace, a.line(),
             absl::StrCat(a.fname(), " Vec -> Mat copies an AIV's UB into the AIC's L1 but runs on ", in.core->Name(),
@@ -207,7 +228,7 @@ Value InsertVecToMat(Interp& in, const Args& a, Tile& dst, Tile& src, int64_t of
   if (src.type.EffectiveLayout() != Layout::kNZ || dst.type.EffectiveLayout() != Layout::kNZ)
     in.Fail(hazard::kCubeLayout, a.line(),
             absl::StrFormat("%s Vec tile '%s' (%s) -> Mat tile '%s' (%s): the source must be NZ (insert.md: "
-                            "convert the ND result with pl.move first) and the L1 tile NZ",
+                            "convert the ND result with pl.move first) and the L1 tile NZ (or ZN)",
                             a.fname(), src.name, std::string(LayoutName(src.type.EffectiveLayout())), dst.name,
                             std::string(LayoutName(dst.type.EffectiveLayout()))));
   if (off_r < 0 || off_c < 0 || !Aligned(off_r, dst.type.FractalRows()) || !Aligned(off_c, dst.type.FractalCols()))

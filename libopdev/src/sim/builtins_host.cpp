@@ -178,6 +178,14 @@ Value Floor(Interp& in, const XNode& call, BArgs& pos, Kwargs&) {
   if (pos.size() != 1) in.Fail(hazard::kRuntimeError, call.line, "math.floor takes one argument");
   return Value::Int(FloatToInt(in, call.line, std::floor(in.ToDouble(pos[0], call.line, "math.floor argument")), "math.floor"));
 }
+// math.sqrt as CPython computes it (the correctly rounded double square root; a negative
+// argument raises ValueError: math domain error). Module constants such as 1 / sqrt(D) use it.
+Value Sqrt(Interp& in, const XNode& call, BArgs& pos, Kwargs&) {
+  if (pos.size() != 1) in.Fail(hazard::kRuntimeError, call.line, "math.sqrt takes one argument");
+  const double x = in.ToDouble(pos[0], call.line, "math.sqrt argument");
+  if (x < 0) in.Fail(hazard::kRuntimeError, call.line, "ValueError: math domain error (math.sqrt)");
+  return Value::Float(std::sqrt(x));
+}
 Value Sync(Interp&, const XNode&, BArgs&, Kwargs&) { return Value::None(); }
 
 }  // namespace
@@ -205,6 +213,7 @@ void RegisterHostBuiltins(BuiltinTable& t) {
   t["platform.get_platform_info"] = PlatformInfoFn;
   t["math.ceil"] = Ceil;
   t["math.floor"] = Floor;
+  t["math.sqrt"] = Sqrt;
 }
 
 }  // namespace opdev::sim

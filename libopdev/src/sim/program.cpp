@@ -746,15 +746,22 @@ std::unique_ptr<Program> LowerProgram(py::Module module, const std::string& file
     std::vector<EnclosingScope> chain;
     AddNestedDefs(*prog, *s, s->name, chain);
   }
-  // Functions called from a kernel or VF body are helpers (inlined), not host code.
-  for (auto& entry : prog->funcs) {
-    auto& f = entry.second;  // not a structured binding: clang 14 cannot capture one
-    if (f->kind != FuncKind::kJit && f->kind != FuncKind::kVector) continue;
-    py::ForEachCall(*f->def, [&](const py::Expr& call) {
-      if (call.func->kind != py::ExprKind::kName) return;
-      FuncIR* callee = const_cast<FuncIR*>(ResolveCallee(*prog, *f, call.func->id));
-      if (callee && callee->kind == FuncKind::kHost) callee->kind = FuncKind::kHelper;
-    });
+  // Functions called from a kernel or VF body are helpers (inlined), not host code, and so
+  // are the functions those helpers call (the FA samples' compute_* stages call allocators).
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto& entry : prog->funcs) {
+      auto& f = entry.second;  // not a structured binding: clang 14 cannot capture one
+      if (f->kind == FuncKind::kHost) continue;
+      py::ForEachCall(*f->def, [&](const py::Expr& call) {
+        if (call.func->kind != py::ExprKind::kName) return;
+        FuncIR* callee = const_cast<FuncIR*>(ResolveCallee(*prog, *f, call.func->id));
+        if (callee && callee->kind == FuncKind::kHost) {
+          callee->kind = FuncKind::kHelper;
+          changed = true;
+        }
+      });
+    }
   }
   // Module-level statements: constants (assignments) only; everything else is host setup.
   Scope sc;
