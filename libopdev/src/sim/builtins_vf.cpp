@@ -302,8 +302,14 @@ Value FullFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
     return MakeReg(std::move(out));
   }
   const Value* dv = a.Get(2, "dtype");
-  if (!dv || dv->kind != VK::kDType) a.Fail("scalar mode needs dtype=");
-  DType d = dv->dtype();
+  // full.md makes dtype= mandatory in scalar mode; the frontend's parser of `reg = vf.full(x)`
+  // infers it from the source's IR type instead, and a Python float constant is
+  // DataType.DEFAULT_CONST_FLOAT (FP32), so `vf.full(-1e9)` (the fa/ VF samples) is an FP32
+  // register. An integer constant is DataType.INDEX there, not a register dtype: refused.
+  DType d = DType::kFloat32;
+  if (dv && dv->kind == VK::kDType) d = dv->dtype();
+  else if (src.kind != VK::kFloat)
+    a.Fail("scalar mode needs dtype= (only a float constant defaults to DT_FP32, the frontend's DEFAULT_CONST_FLOAT)");
   if (m) CheckMask(a, *m, d, "a broadcast to");
   CheckRegDtype(a, call, d);
   VReg out = vf::FullScalar(in.ToDouble(src, call.line, "scalar"), d, m, mode, nullptr);
