@@ -1,5 +1,7 @@
 // `pl.*` builtins: TileType, make_tile, make_tile_group, SPMD queries, set_validshape,
-// load/store (and the *_tile forms), fillpad, the tile vector operations and the
+// load/store (and the *_tile forms), fillpad, the tile vector operations (the fused ones as the
+// instruction sequences the backend emits for them: add_relu is TADD(lhs, lhs, rhs);
+// TRELU(out, lhs), so lhs holds the sum afterwards, as on the device) and the
 // synchronization calls within a core (no-ops: pipes execute in program order; the cross-core
 // events are in builtins_sync.cpp).
 #include "builtins.h"
@@ -509,14 +511,20 @@ Value TileUnary(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   return Value::None();
 }
 
+// The rounding modes simulated for a conversion (round-to-nearest-even).
+void CheckCastMode(const Args& a) {
+  std::string mode = a.EnumArg(99, "mode");
+  if (!mode.empty() && mode != "CAST_ROUND" && mode != "CAST_RINT" && mode != "CAST_NONE")
+    a.in().Fail(hazard::kUnsupported, a.line(),
+                std::string(a.fname()) + " mode " + mode + " is not simulated (round-to-nearest-even only)");
+}
+
 Value CastFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   Args a(in, call, pos, kw, "pl.cast");
   RequireKernel(a);
   Tile& out = a.TileArg(0, "out");
   Tile& src = a.TileArg(1, "src");
-  std::string mode = a.EnumArg(99, "mode");
-  if (!mode.empty() && mode != "CAST_ROUND" && mode != "CAST_RINT" && mode != "CAST_NONE")
-    in.Fail(hazard::kUnsupported, call.line, "pl.cast mode " + mode + " is not simulated (round-to-nearest-even only)");
+  CheckCastMode(a);
   Consume(in, out);
   Consume(in, src);
   ReportIssues(in, call.line, tileop::Cast(in.Mem(), out, src));
@@ -568,9 +576,14 @@ Value CompareFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   RequireKernel(a);
   Tile& out = a.TileArg(0, "out");
   Tile& x = a.TileArg(1, "src0");
-  Tile& y = a.TileArg(2, "src1");
   Consume(in, out);
   Consume(in, x);
+  // _api.py: the right operand is a tile or a scalar (TCMPS).
+  if (const Value& rhs = a.Req(2, "src1"); rhs.IsNumber()) {
+    ReportIssues(in, call.line, tileop::CompareScalar(in.Mem(), OP, out, x, in.ToDouble(rhs, call.line, "src1")));
+    return Value::None();
+  }
+  Tile& y = a.TileArg(2, "src1");
   Consume(in, y);
   ReportIssues(in, call.line, tileop::Compare(in.Mem(), OP, out, x, y));
   return Value::None();
@@ -582,12 +595,177 @@ Value SelectFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   Tile& out = a.TileArg(0, "out");
   Tile& m = a.TileArg(1, "mask");
   Tile& l = a.TileArg(2, "lhs");
-  Tile& r = a.TileArg(3, "rhs");
   Consume(in, out);
   Consume(in, m);
   Consume(in, l);
+  if (const Value& rhs = a.Req(3, "rhs"); rhs.IsNumber()) {
+    ReportIssues(in, call.line, tileop::SelectScalar(in.Mem(), out, m, l, in.ToDouble(rhs, call.line, "rhs")));
+    return Value::None();
+  }
+  Tile& r = a.TileArg(3, "rhs");
   Consume(in, r);
   ReportIssues(in, call.line, tileop::Select(in.Mem(), out, m, l, r));
+  return Value::None();
+}
+
+// ---- fused and composite tile ops (backend_cce_block_out_ops.cpp's instruction sequences) ----
+
+// add_relu / sub_relu: OP(lhs, lhs, rhs); TRELU(out, lhs).
+// add_relu_cast / sub_relu_cast: OP(lhs, lhs, rhs); TRELU(lhs, lhs); TCVT(out, lhs, mode).
+// mul_cast: TMUL(lhs, lhs, rhs); TCVT(out, lhs, mode).
+template <tileop::Bin OP, bool RELU, bool CAST>
+Value FusedBinary(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "pl fused tile op");
+  RequireKernel(a);
+  Tile& out = a.TileArg(0, "out");
+  Tile& lhs = a.TileArg(1, "lhs");
+  Tile& rhs = a.TileArg(2, "rhs");
+  if (CAST) {
+    const DType target = a.DTypeArg(99, "target_type", out.type.dtype);
+    if (!a.Get(99, "target_type")) a.Fail("missing argument 'target_type'");
+    if (target != out.type.dtype)
+      in.Fail(hazard::kTypeMismatch, call.line,
+              absl::StrFormat("target_type %s differs from out tile '%s' (%s)", std::string(DTypePlName(target)),
+                              out.name, std::string(DTypeName(out.type.dtype))));
+    CheckCastMode(a);
+  } else if (out.type.dtype != lhs.type.dtype) {
+    in.Fail(hazard::kTypeMismatch, call.line,
+            absl::StrFormat("out tile '%s' is %s but lhs '%s' is %s (the fused op does not convert)", out.name,
+                            std::string(DTypeName(out.type.dtype)), lhs.name, std::string(DTypeName(lhs.type.dtype))));
+  }
+  Consume(in, out);
+  Consume(in, lhs);
+  Consume(in, rhs);
+  ReportIssues(in, call.line, tileop::Binary(in.Mem(), OP, lhs, lhs, rhs));
+  if (RELU && CAST) ReportIssues(in, call.line, tileop::Unary(in.Mem(), tileop::Un::kRelu, lhs, lhs));
+  if (RELU && !CAST) ReportIssues(in, call.line, tileop::Unary(in.Mem(), tileop::Un::kRelu, out, lhs));
+  if (CAST) ReportIssues(in, call.line, tileop::Cast(in.Mem(), out, lhs));
+  in.stats.tile_elems += out.valid_rows * out.valid_cols;
+  return Value::None();
+}
+
+enum class MulAdd { kDst, kInPlace, kInPlaceRelu };
+
+// mul_add_dst: TMUL(lhs, lhs, rhs); TADD(out, lhs, out).
+// fused_mul_add: TMUL(lhs, lhs, out); TADD(out, lhs, rhs).
+// fused_mul_add_relu: TMUL(lhs, lhs, out); TADD(lhs, lhs, rhs); TRELU(out, lhs).
+template <MulAdd K>
+Value MulAddFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "pl multiply-add");
+  RequireKernel(a);
+  Tile& out = a.TileArg(0, "out");
+  Tile& lhs = a.TileArg(1, "lhs");
+  Tile& rhs = a.TileArg(2, "rhs");
+  Consume(in, out);
+  Consume(in, lhs);
+  Consume(in, rhs);
+  auto& mem = in.Mem();
+  if (K == MulAdd::kDst) {
+    ReportIssues(in, call.line, tileop::Binary(mem, tileop::Bin::kMul, lhs, lhs, rhs));
+    ReportIssues(in, call.line, tileop::Binary(mem, tileop::Bin::kAdd, out, lhs, out));
+  } else {
+    ReportIssues(in, call.line, tileop::Binary(mem, tileop::Bin::kMul, lhs, lhs, out));
+    if (K == MulAdd::kInPlace) {
+      ReportIssues(in, call.line, tileop::Binary(mem, tileop::Bin::kAdd, out, lhs, rhs));
+    } else {
+      ReportIssues(in, call.line, tileop::Binary(mem, tileop::Bin::kAdd, lhs, lhs, rhs));
+      ReportIssues(in, call.line, tileop::Unary(mem, tileop::Un::kRelu, out, lhs));
+    }
+  }
+  in.stats.tile_elems += out.valid_rows * out.valid_cols;
+  return Value::None();
+}
+
+Value AxpyFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "pl.axpy");
+  RequireKernel(a);
+  Tile& out = a.TileArg(0, "out");
+  Tile& src = a.TileArg(1, "src");
+  const double alpha = a.Num(2, "alpha");
+  Consume(in, out);
+  Consume(in, src);
+  ReportIssues(in, call.line, tileop::Axpy(in.Mem(), out, src, alpha));
+  return Value::None();
+}
+
+// and_/or_ take a tile or a scalar right operand; shl/shr a tile of shift amounts.
+template <tileop::Bit OP>
+Value BitwiseFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "pl bitwise op");
+  RequireKernel(a);
+  Tile& out = a.TileArg(0, "out");
+  Tile& lhs = a.TileArg(1, "lhs");
+  Consume(in, out);
+  Consume(in, lhs);
+  const Value& rhs = a.Req(2, "rhs");
+  if ((OP == tileop::Bit::kAnd || OP == tileop::Bit::kOr) && rhs.kind == VK::kInt) {
+    ReportIssues(in, call.line, tileop::BitwiseScalar(in.Mem(), OP, out, lhs, rhs.i));
+    return Value::None();
+  }
+  Tile& r = a.TileArg(2, "rhs");
+  Consume(in, r);
+  ReportIssues(in, call.line, tileop::Bitwise(in.Mem(), OP, out, lhs, r));
+  return Value::None();
+}
+
+// xor.md: out = lhs ^ rhs with a workspace tile that may not overlap the operands; its
+// content afterwards is not defined.
+Value XorFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "pl.xor");
+  RequireKernel(a);
+  Tile& out = a.TileArg(0, "out");
+  Tile& lhs = a.TileArg(1, "lhs");
+  Tile& rhs = a.TileArg(2, "rhs");
+  Tile& tmp = a.TileArg(3, "tmp");
+  for (const Tile* t : {&out, &lhs, &rhs})
+    if (t->type.space == tmp.type.space && t->addr < tmp.addr + tmp.size && tmp.addr < t->addr + t->size)
+      in.Fail(hazard::kTileOverlap, call.line,
+              absl::StrFormat("pl.xor: tmp '%s' overlaps tile '%s' (xor.md: tmp may not overlap out/lhs/rhs)",
+                              tmp.name, t->name));
+  Consume(in, out);
+  Consume(in, lhs);
+  Consume(in, rhs);
+  Consume(in, tmp);
+  ReportIssues(in, call.line, tileop::Bitwise(in.Mem(), tileop::Bit::kXor, out, lhs, rhs));
+  tileop::Clobber(in.Mem(), tmp);
+  return Value::None();
+}
+
+template <tileop::Bin OP>
+Value PartFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "pl part op");
+  RequireKernel(a);
+  Tile& out = a.TileArg(0, "out");
+  Tile& x = a.TileArg(1, "src0");
+  Tile& y = a.TileArg(2, "src1");
+  Consume(in, out);
+  Consume(in, x);
+  Consume(in, y);
+  ReportIssues(in, call.line, tileop::PartBinary(in.Mem(), OP, out, x, y));
+  return Value::None();
+}
+
+Value TransposeFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "pl.transpose");
+  RequireKernel(a);
+  Tile& out = a.TileArg(0, "out");
+  Tile& src = a.TileArg(1, "src");
+  if (out.type.space != MemSpace::kVec || src.type.space != MemSpace::kVec)
+    a.Fail("out and src must be Vec tiles (transpose.md)");
+  Consume(in, out);
+  Consume(in, src);
+  in.stats.tile_elems += out.valid_rows * out.valid_cols;
+  ReportIssues(in, call.line, tileop::Transpose(in.Mem(), out, src));
+  return Value::None();
+}
+
+Value FillIndexFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "pl.fill_index");
+  RequireKernel(a);
+  Tile& out = a.TileArg(0, "out");
+  const int64_t start = a.Int(1, "start");
+  Consume(in, out);
+  ReportIssues(in, call.line, tileop::FillIndex(in.Mem(), out, start));
   return Value::None();
 }
 
@@ -667,6 +845,25 @@ void RegisterTileBuiltins(BuiltinTable& t) {
   t["pl.gt"] = CompareFn<tileop::Cmp::kGt>;
   t["pl.ge"] = CompareFn<tileop::Cmp::kGe>;
   t["pl.select"] = SelectFn;
+  t["pl.add_relu"] = FusedBinary<tileop::Bin::kAdd, true, false>;
+  t["pl.sub_relu"] = FusedBinary<tileop::Bin::kSub, true, false>;
+  t["pl.add_relu_cast"] = FusedBinary<tileop::Bin::kAdd, true, true>;
+  t["pl.sub_relu_cast"] = FusedBinary<tileop::Bin::kSub, true, true>;
+  t["pl.mul_cast"] = FusedBinary<tileop::Bin::kMul, false, true>;
+  t["pl.mul_add_dst"] = MulAddFn<MulAdd::kDst>;
+  t["pl.fused_mul_add"] = MulAddFn<MulAdd::kInPlace>;
+  t["pl.fused_mul_add_relu"] = MulAddFn<MulAdd::kInPlaceRelu>;
+  t["pl.axpy"] = AxpyFn;
+  t["pl.and_"] = BitwiseFn<tileop::Bit::kAnd>;
+  t["pl.shl"] = BitwiseFn<tileop::Bit::kShl>;
+  t["pl.shr"] = BitwiseFn<tileop::Bit::kShr>;
+  t["pl.xor"] = XorFn;
+  t["pl.partadd"] = PartFn<tileop::Bin::kAdd>;
+  t["pl.partmax"] = PartFn<tileop::Bin::kMax>;
+  t["pl.partmin"] = PartFn<tileop::Bin::kMin>;
+  t["pl.partmul"] = PartFn<tileop::Bin::kMul>;
+  t["pl.transpose"] = TransposeFn;
+  t["pl.fill_index"] = FillIndexFn;
   for (const char* n : {"pl.system.bar_m", "pl.system.bar_mte1", "pl.system.bar_mte2", "pl.system.bar_mte3",
                         "pl.system.bar_fix", "pl.system.bar_all", "pl.system.bar_v", "pl.system.sync_src",
                         "pl.system.sync_dst", "pl.system.sync_all", "pl.system.mutex_lock",

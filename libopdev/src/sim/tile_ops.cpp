@@ -42,6 +42,30 @@ struct View {
     for (size_t k = 0; k < es; ++k) w[k] = defined ? 1 : 0;
     if (!buf->origin.empty()) std::fill_n(buf->origin.begin() + off, t->elem_size(), WriteOrigin{line, -1, 0});
   }
+  // An integer element, sign-extended for signed dtypes (exact in every width).
+  int64_t GetInt(int64_t r, int64_t c, bool* undef) const {
+    uint64_t off = t->addr + t->ElementOffset(r, c);
+    const size_t es = t->elem_size();
+    if (off + es > buf->bytes.size()) { *undef = true; return 0; }
+    const uint8_t* w = buf->written.data() + off;
+    for (size_t k = 0; k < es; ++k)
+      if (w[k] == 0) { *undef = true; break; }
+    uint64_t bits = 0;
+    std::memcpy(&bits, buf->bytes.data() + off, es);
+    if (IsSigned(t->type.dtype) && es < 8 && (bits >> (es * 8 - 1)) & 1) bits |= ~0ULL << (es * 8);
+    return static_cast<int64_t>(bits);
+  }
+  // The low bytes of v (two's complement) as the element.
+  void SetInt(int64_t r, int64_t c, int64_t v, bool defined) {
+    uint64_t off = t->addr + t->ElementOffset(r, c);
+    const size_t es = t->elem_size();
+    if (off + es > buf->bytes.size()) return;
+    const uint64_t bits = static_cast<uint64_t>(v);
+    std::memcpy(buf->bytes.data() + off, &bits, es);
+    uint8_t* w = buf->written.data() + off;
+    for (size_t k = 0; k < es; ++k) w[k] = defined ? 1 : 0;
+    if (!buf->origin.empty()) std::fill_n(buf->origin.begin() + off, es, WriteOrigin{line, -1, 0});
+  }
 };
 
 View V(CoreMemory& mem, const Tile& t) { return View{&mem.Get(t.type.space), &t, mem.op_line}; }
@@ -105,6 +129,75 @@ void CheckSameDtype(std::vector<Issue>& issues, const char* op, const Tile& a, c
                       absl::StrFormat("%s: tile '%s' is %s but tile '%s' is %s", op, a.name,
                                       std::string(DTypeName(a.type.dtype)), b.name,
                                       std::string(DTypeName(b.type.dtype)))});
+}
+
+bool IsIntegerDtype(DType t) { return !IsFloating(t) && t != DType::kBool; }
+
+void CheckInteger(std::vector<Issue>& issues, const char* op, const Tile& t) {
+  if (!IsIntegerDtype(t.type.dtype))
+    issues.push_back({hazard::kTypeMismatch,
+                      absl::StrFormat("%s: tile '%s' is %s; the operation takes 8/16/32/64-bit integer tiles",
+                                      op, t.name, std::string(DTypeName(t.type.dtype)))});
+}
+
+const char* BitName(Bit op) {
+  switch (op) {
+    case Bit::kAnd: return "pl.and_";
+    case Bit::kOr: return "bitwise or";
+    case Bit::kXor: return "pl.xor";
+    case Bit::kShl: return "pl.shl";
+    case Bit::kShr: return "pl.shr";
+  }
+  return "bitwise op";
+}
+
+// One element of a bit op; *bad is set for a shift amount outside [0, bits).
+int64_t ApplyBit(Bit op, int64_t x, int64_t y, DType t, bool* bad) {
+  const int bits = static_cast<int>(DTypeSize(t) * 8);
+  switch (op) {
+    case Bit::kAnd: return x & y;
+    case Bit::kOr: return x | y;
+    case Bit::kXor: return x ^ y;
+    case Bit::kShl:
+    case Bit::kShr: {
+      if (y < 0 || y >= bits) { *bad = true; return 0; }
+      const uint64_t mask = bits == 64 ? ~0ULL : ((1ULL << bits) - 1);
+      const uint64_t ux = static_cast<uint64_t>(x) & mask;
+      if (op == Bit::kShl) return static_cast<int64_t>((ux << y) & mask);
+      if (IsSigned(t)) return x >> y;  // x is sign-extended: arithmetic shift
+      return static_cast<int64_t>(ux >> y);
+    }
+  }
+  return 0;
+}
+
+std::vector<Issue> BitwiseImpl(CoreMemory& mem, Bit op, Tile& out, const Tile& a, const Tile* b, int64_t s) {
+  std::vector<Issue> issues;
+  const char* name = BitName(op);
+  CheckInteger(issues, name, out);
+  CheckSameDtype(issues, name, out, a);
+  if (b) CheckSameDtype(issues, name, a, *b);
+  if (!issues.empty()) return issues;
+  View vo = V(mem, out), va = V(mem, a);
+  View vb = b ? V(mem, *b) : va;
+  int64_t undef = 0, bad = 0;
+  for (int64_t r = 0; r < out.valid_rows; ++r)
+    for (int64_t c = 0; c < out.valid_cols; ++c) {
+      bool u = false, wrong = false;
+      int64_t x = va.GetInt(r, c, &u);
+      int64_t y = b ? vb.GetInt(r, c, &u) : s;
+      int64_t v = ApplyBit(op, x, y, out.type.dtype, &wrong);
+      undef += u;
+      bad += wrong;
+      vo.SetInt(r, c, v, !u && !wrong);
+    }
+  if (bad > 0)
+    issues.push_back({hazard::kRuntimeError,
+                      absl::StrFormat("%s into tile '%s': %d shift amount(s) outside [0, %d) (the docs leave "
+                                      "the result undefined)", name, out.name, bad,
+                                      DTypeSize(out.type.dtype) * 8)});
+  ReportUndef(issues, undef, name, out);
+  return issues;
 }
 
 }  // namespace
@@ -177,6 +270,120 @@ std::vector<Issue> Unary(CoreMemory& mem, Un op, Tile& out, const Tile& a) {
     }
   ReportUndef(issues, undef, "tile unary op", out);
   return issues;
+}
+
+std::vector<Issue> Bitwise(CoreMemory& mem, Bit op, Tile& out, const Tile& a, const Tile& b) {
+  return BitwiseImpl(mem, op, out, a, &b, 0);
+}
+
+std::vector<Issue> BitwiseScalar(CoreMemory& mem, Bit op, Tile& out, const Tile& a, int64_t s) {
+  return BitwiseImpl(mem, op, out, a, nullptr, s);
+}
+
+std::vector<Issue> PartBinary(CoreMemory& mem, Bin op, Tile& out, const Tile& a, const Tile& b) {
+  std::vector<Issue> issues;
+  CheckSameDtype(issues, "part op", out, a);
+  CheckSameDtype(issues, "part op", a, b);
+  const bool a_full = a.valid_rows == out.valid_rows && a.valid_cols == out.valid_cols;
+  const bool b_full = b.valid_rows == out.valid_rows && b.valid_cols == out.valid_cols;
+  if (!a_full && !b_full)
+    issues.push_back({hazard::kValidShape,
+                      absl::StrFormat("part op into tile '%s' [%d, %d]: neither source's valid shape ([%d, %d], "
+                                      "[%d, %d]) equals the destination's (partadd.md)",
+                                      out.name, out.valid_rows, out.valid_cols, a.valid_rows, a.valid_cols,
+                                      b.valid_rows, b.valid_cols)});
+  if (!issues.empty()) return issues;
+  View vo = V(mem, out), va = V(mem, a), vb = V(mem, b);
+  int64_t undef = 0;
+  for (int64_t r = 0; r < out.valid_rows; ++r)
+    for (int64_t c = 0; c < out.valid_cols; ++c) {
+      const bool in_a = r < a.valid_rows && c < a.valid_cols;
+      const bool in_b = r < b.valid_rows && c < b.valid_cols;
+      bool u = false;
+      double v = 0;
+      if (in_a && in_b) v = ApplyBin(op, va.Get(r, c, &u), vb.Get(r, c, &u), out.type.dtype);
+      else if (in_a) v = va.Get(r, c, &u);
+      else v = vb.Get(r, c, &u);
+      undef += u;
+      vo.Set(r, c, v, !u);
+    }
+  ReportUndef(issues, undef, "part op", out);
+  return issues;
+}
+
+std::vector<Issue> Axpy(CoreMemory& mem, Tile& out, const Tile& src, double alpha) {
+  std::vector<Issue> issues;
+  const DType o = out.type.dtype, i = src.type.dtype;
+  if (!((o == i && (o == DType::kFloat16 || o == DType::kFloat32)) || (i == DType::kFloat16 && o == DType::kFloat32)))
+    issues.push_back({hazard::kTypeMismatch,
+                      absl::StrFormat("pl.axpy: src '%s' is %s and out '%s' is %s; axpy.md takes FP16 or FP32 "
+                                      "of one dtype, or FP16 into FP32", src.name, std::string(DTypeName(i)),
+                                      out.name, std::string(DTypeName(o)))});
+  if (src.valid_rows != out.valid_rows || src.valid_cols != out.valid_cols)
+    issues.push_back({hazard::kValidShape,
+                      absl::StrFormat("pl.axpy: src '%s' valid shape [%d, %d] differs from out '%s' [%d, %d]",
+                                      src.name, src.valid_rows, src.valid_cols, out.name, out.valid_rows,
+                                      out.valid_cols)});
+  if (!issues.empty()) return issues;
+  View vo = V(mem, out), vs = V(mem, src);
+  const float a = static_cast<float>(alpha);
+  int64_t undef = 0;
+  for (int64_t r = 0; r < out.valid_rows; ++r)
+    for (int64_t c = 0; c < out.valid_cols; ++c) {
+      bool u = false;
+      const float x = static_cast<float>(vs.Get(r, c, &u));
+      const float y = static_cast<float>(vo.Get(r, c, &u));
+      undef += u;
+      vo.Set(r, c, a * x + y, !u);
+    }
+  ReportUndef(issues, undef, "pl.axpy", out);
+  return issues;
+}
+
+std::vector<Issue> Transpose(CoreMemory& mem, Tile& out, const Tile& src) {
+  std::vector<Issue> issues;
+  CheckSameDtype(issues, "pl.transpose", out, src);
+  if (DTypeSize(src.type.dtype) == 8)
+    issues.push_back({hazard::kTypeMismatch,
+                      absl::StrFormat("pl.transpose: tile '%s' is %s; transpose.md takes no 64-bit elements",
+                                      src.name, std::string(DTypeName(src.type.dtype)))});
+  if (out.type.space == src.type.space && out.addr < src.addr + src.size && src.addr < out.addr + out.size)
+    issues.push_back({hazard::kTileOverlap,
+                      absl::StrFormat("pl.transpose: out '%s' and src '%s' overlap (transpose.md: out may not "
+                                      "be the source tile)", out.name, src.name)});
+  if (!issues.empty()) return issues;
+  View vo = V(mem, out), vs = V(mem, src);
+  int64_t undef = 0;
+  for (int64_t r = 0; r < out.valid_rows; ++r)
+    for (int64_t c = 0; c < out.valid_cols; ++c) {
+      bool u = c >= src.valid_rows || r >= src.valid_cols;  // outside the source's valid window
+      const bool in_shape = c < src.type.shape[0] && r < src.type.shape[1];
+      double v = in_shape ? vs.Get(c, r, &u) : 0.0;
+      undef += u;
+      vo.Set(r, c, v, !u);
+    }
+  ReportUndef(issues, undef, "pl.transpose", out);
+  return issues;
+}
+
+std::vector<Issue> FillIndex(CoreMemory& mem, Tile& out, int64_t start) {
+  std::vector<Issue> issues;
+  const DType t = out.type.dtype;
+  if (t != DType::kInt32 && t != DType::kInt16 && t != DType::kUInt32 && t != DType::kUInt16)
+    issues.push_back({hazard::kTypeMismatch,
+                      absl::StrFormat("pl.fill_index: tile '%s' is %s; the index fill takes INT32 (INT16, "
+                                      "UINT16, UINT32)", out.name, std::string(DTypeName(t)))});
+  if (!issues.empty()) return issues;
+  View vo = V(mem, out);
+  for (int64_t r = 0; r < out.valid_rows; ++r)
+    for (int64_t c = 0; c < out.valid_cols; ++c) vo.SetInt(r, c, start + c, true);
+  return issues;
+}
+
+void Clobber(CoreMemory& mem, Tile& tmp) {
+  View v = V(mem, tmp);
+  for (int64_t r = 0; r < tmp.valid_rows; ++r)
+    for (int64_t c = 0; c < tmp.valid_cols; ++c) v.Set(r, c, 0, false);
 }
 
 std::vector<Issue> Cast(CoreMemory& mem, Tile& out, const Tile& a) {
@@ -277,6 +484,47 @@ std::vector<Issue> Compare(CoreMemory& mem, Cmp op, Tile& out, const Tile& a, co
       vo.Set(r, c, v ? 1.0 : 0.0, !u);
     }
   ReportUndef(issues, undef, "tile comparison", out);
+  return issues;
+}
+
+std::vector<Issue> CompareScalar(CoreMemory& mem, Cmp op, Tile& out, const Tile& a, double s) {
+  std::vector<Issue> issues;
+  View vo = V(mem, out), va = V(mem, a);
+  const double y = Compute(a.type.dtype, s);
+  int64_t undef = 0;
+  for (int64_t r = 0; r < out.valid_rows; ++r)
+    for (int64_t c = 0; c < out.valid_cols; ++c) {
+      bool u = false;
+      const double x = va.Get(r, c, &u);
+      bool v = false;
+      switch (op) {
+        case Cmp::kEq: v = x == y; break;
+        case Cmp::kNe: v = x != y; break;
+        case Cmp::kLt: v = x < y; break;
+        case Cmp::kLe: v = x <= y; break;
+        case Cmp::kGt: v = x > y; break;
+        case Cmp::kGe: v = x >= y; break;
+      }
+      undef += u;
+      vo.Set(r, c, v ? 1.0 : 0.0, !u);
+    }
+  ReportUndef(issues, undef, "tile comparison", out);
+  return issues;
+}
+
+std::vector<Issue> SelectScalar(CoreMemory& mem, Tile& out, const Tile& mask, const Tile& lhs, double s) {
+  std::vector<Issue> issues;
+  View vo = V(mem, out), vm = V(mem, mask), vl = V(mem, lhs);
+  int64_t undef = 0;
+  for (int64_t r = 0; r < out.valid_rows; ++r)
+    for (int64_t c = 0; c < out.valid_cols; ++c) {
+      bool u = false;
+      const bool take = vm.Get(r, c, &u) != 0;
+      const double v = take ? vl.Get(r, c, &u) : s;
+      undef += u;
+      vo.Set(r, c, v, !u);
+    }
+  ReportUndef(issues, undef, "pl.select", out);
   return issues;
 }
 
