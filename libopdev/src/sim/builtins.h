@@ -61,6 +61,10 @@ void AssignField(Interp& in, const Value& obj, const std::string& name, const Va
 // Element access by subscript (builtins_scalar.cpp): `container[i, j]` and
 // `container[i, j] = v` of a Vec tile or a GM tensor inside a kernel.
 Value ReadElement(Interp& in, const Value& container, const Value& index, int line);
+
+// Tile sub-views (builtins_subview.cpp): `tile[r0:r1, c0:c1]`, a tile over the same bytes.
+bool IsTileSubview(const Value& obj, const Value& index);
+Value TileSubview(Interp& in, const Value& obj, const Value& index, int line);
 void WriteElement(Interp& in, const Value& container, const Value& index, const Value& v, int line);
 
 // Cube hooks (builtins_cube.cpp): the Acc side of pl.store (phase / accumulation rules; call

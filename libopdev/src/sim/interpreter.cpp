@@ -1009,6 +1009,7 @@ Value Interp::Subscript(const Value& obj, const Value& idx, int line) {
       if (SameValue(kv[i], idx)) return kv[i + 1];
     Fail(hazard::kRuntimeError, line, "key " + Repr(idx) + " not in dict");
   }
+  if (IsTileSubview(obj, idx)) return TileSubview(*this, obj, idx, line);
   if (obj.kind == VK::kTile || obj.kind == VK::kTensor) return ReadElement(*this, obj, idx, line);
   Fail(hazard::kUnsupported, line, "subscript of a " + KindName(obj.kind));
 }
