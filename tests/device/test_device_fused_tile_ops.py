@@ -289,3 +289,24 @@ def test_fill_index_and_tile_scalar_compare_select():
     index_compare_kernel(out, x, sel, 5)
     assert out.cpu().tolist() == [list(range(5, 69))]
     assert torch.equal(sel.cpu(), torch.where(x > 0, x, torch.full_like(x, -1.0)).cpu())
+
+
+@pl.jit(auto_mutex=True)
+def row_sum_column_kernel(x: pl.Tensor[[16, 64], pl.DT_FP32], z: pl.Tensor[[16, 1], pl.DT_FP32]):
+    ga = pl.make_tile_group(type=_vec([16, 64], pl.DT_FP32), addrs=0x0000, mutex_ids=[0])
+    gt = pl.make_tile_group(type=_vec([16, 64], pl.DT_FP32), addrs=0x1000, mutex_ids=[1])
+    go = pl.make_tile_group(type=_vec([16, 1], pl.DT_FP32), addrs=0x2000, mutex_ids=[2])  # no layout=
+    with pl.section_vector():
+        a, tmp, o = ga.current(), gt.current(), go.current()
+        pl.load(a, x, [0, 0])
+        pl.sum(o, a, tmp, dim=0)
+        pl.store(z, o, [0, 0])
+
+
+def test_a_one_column_vec_tile_is_column_major():
+    # The backend declares every [N, 1] tile ColMajor (type_converter.cpp), so a row reduction
+    # into a [16, 1] tile declared without layout=pl.DN is legal.
+    x = torch.randn([16, 64], device=DEVICE)
+    z = torch.zeros([16, 1], device=DEVICE)
+    row_sum_column_kernel(x, z)
+    torch.testing.assert_close(z.cpu(), x.cpu().sum(dim=1, keepdim=True), rtol=1e-5, atol=1e-5)

@@ -40,8 +40,11 @@ struct TileType {
   int compact = 0;
 
   // ND for Vec/Bias/Scaling, NZ for Mat/Left/Acc, ZN for Right, ZZ for ScaleLeft, NN for
-  // ScaleRight (inline: tile operations address every element through it).
+  // ScaleRight (inline: tile operations address every element through it). A [N, 1] Vec tile
+  // is DN whatever its layout= says: the backend declares every one-column tile ColMajor
+  // (type_converter.cpp, ConvertTileType); its element offsets are the same either way.
   Layout EffectiveLayout() const {
+    if (shape[1] == 1 && space == MemSpace::kVec) return Layout::kDN;
     if (layout) return *layout;
     switch (space) {
       case MemSpace::kMat: case MemSpace::kLeft: case MemSpace::kAcc: return Layout::kNZ;
