@@ -164,8 +164,14 @@ TEST_CASE("tile ops compute over the destination's valid window") {
   CHECK(tileop::Expand(mem, tileop::Bin::kSub, o, a, r, 0).empty());
   CHECK(at(o, 0, 0) == -7);
   CHECK(at(o, 1, 7) == 0);
-  Tile nd_col = MakeTile(2, 1, DType::kFloat32, 512);
-  CHECK(HasCode(tileop::Reduce(mem, tileop::Red::kSum, nd_col, a, 0), hazard::kTileShapeAlign));
+  // A one-column Vec tile declared ND is DN (the backend declares every [N, 1] tile
+  // ColMajor); a row reduction into a wider tile is refused.
+  Tile nd_col = MakeTile(2, 1, DType::kFloat32, 512, Layout::kND);
+  CHECK(nd_col.type.EffectiveLayout() == Layout::kDN);
+  CHECK(tileop::Reduce(mem, tileop::Red::kSum, nd_col, a, 0).empty());
+  CHECK(at(nd_col, 1, 0) == 92);
+  Tile wide = MakeTile(2, 8, DType::kFloat32, 512);
+  CHECK(HasCode(tileop::Reduce(mem, tileop::Red::kSum, wide, a, 0), hazard::kTileShapeAlign));
   // Column reduction into [1, 8].
   Tile c = MakeTile(1, 8, DType::kFloat32, 1024);
   CHECK(tileop::Reduce(mem, tileop::Red::kSum, c, a, 1).empty());
