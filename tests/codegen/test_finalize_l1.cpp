@@ -97,6 +97,36 @@ bool Refused(const std::string& golden, const std::string& delivery) {
   return d.HasCode("CLEANUP-ARITY");
 }
 
+// The same with the delivery's wrapper: what demo_wrapper returns decides whether a golden
+// tuple converted with list() is compared pairwise with a tuple of outputs.
+bool RefusedWithWrapper(const std::string& golden, const std::string& delivery) {
+  auto s = Shape(golden);
+  if (!s) return false;
+  Diagnostics pd;
+  auto m = py::ParseModule(delivery, "d.py", &pd);
+  REQUIRE(m.ok());
+  Diagnostics d;
+  codegen::CheckGoldenArity(*s, codegen::GoldenBindings(*m, "demo_golden_cpu"), "demo_golden_cpu", "d.py",
+                            category::kImplementationError, &d, codegen::GoldenReturnShape(*m, "demo_wrapper"));
+  return d.HasCode("CLEANUP-ARITY");
+}
+
+// The binding opdev's generated _assert_precision makes (emitters.cpp), and a wrapper.
+std::string Delivery(const std::string& wrapper_return) {
+  return "def _assert_precision(actual, *inputs):\n"
+         "    host_inputs = [t.cpu() for t in inputs]\n"
+         "    golden = demo_golden_cpu(*host_inputs)\n"
+         "    if isinstance(actual, (tuple, list)):\n"
+         "        golden = list(golden)\n"
+         "    check(actual, golden)\n"
+         "\n\n"
+         "def demo_wrapper(x):\n"
+         "    a = x + 1\n"
+         "    b = x + 2\n"
+         "    c = x + 3\n"
+         "    return " + wrapper_return + "\n";
+}
+
 const std::string kG1 = "def demo_golden_cpu(x):\n    return x + 1\n";
 const std::string kG2 = "def demo_golden_cpu(x):\n    return x + 1, x + 2\n";
 const std::string kG3 = "def demo_golden_cpu(x):\n    return x + 1, x + 2, x + 3\n";
@@ -146,6 +176,23 @@ TEST_CASE("finalize: the arity guard against golden returns and delivery unpacks
                             "demo_golden_cpu", "d.py", category::kImplementationError, &d);
   REQUIRE(d.Find("CLEANUP-ARITY") != nullptr);
   CHECK(d.Find("CLEANUP-ARITY")->line == 2);
+}
+
+TEST_CASE("finalize: a multi-output golden passes the arity guard on the generated delivery when the wrapper returns as many outputs") {
+  const std::string g2 = "def demo_golden_cpu(x):\n    return x + 1, x + 2\n";
+  const std::string g3 = "def demo_golden_cpu(x):\n    return x + 1, x + 2, x + 3\n";
+  // Two outputs, two golden values: compared pairwise.
+  CHECK_FALSE(RefusedWithWrapper(g2, Delivery("a, b")));
+  CHECK_FALSE(RefusedWithWrapper(g3, Delivery("(a, b, c)")));
+  // One output, or another count, or a wrapper return that cannot be told statically.
+  CHECK(RefusedWithWrapper(g2, Delivery("a")));
+  CHECK(RefusedWithWrapper(g2, Delivery("a, b, c")));
+  CHECK(RefusedWithWrapper(g3, Delivery("a, b")));
+  CHECK(RefusedWithWrapper(g2, Delivery("make_outputs(a, b)")));
+  // Without the wrapper's shape the bare name stays refused (the binding alone proves nothing).
+  CHECK(Refused(g2, Delivery("a, b")));
+  // A one-value golden bound to one name is fine whatever the wrapper returns.
+  CHECK_FALSE(RefusedWithWrapper(kG1, Delivery("a")));
 }
 
 TEST_CASE("finalize: opdev's cleanup of the last staged file gives the delivery file") {

@@ -39,20 +39,27 @@ std::optional<ReturnShape> GoldenReturnShape(const py::Module& golden, const std
 // Every `<target> = fn(...)` (fn called by name or as an attribute) in `delivery`: the
 // target's width, whether it is a tuple/list target and its line. A starred target is
 // elastic and never listed; a single name is listed with width 1 unless the delivery indexes
-// it, unpacks it into a tuple target or iterates over it.
+// it, unpacks it into a tuple target or iterates over it. `converted`: a single name the
+// delivery passes to list() or tuple() (the generated _assert_precision does so when the
+// kernel output is a tuple).
 struct GoldenBinding {
   int width = 1;
   bool tuple = false;
   int line = 0;
+  bool converted = false;
 };
 std::vector<GoldenBinding> GoldenBindings(const py::Module& delivery, const std::string& fn);
 
 // CLEANUP-ARITY findings (category `category`) at `file` for every binding that disagrees
 // with `shape`: a multi-value return bound to a bare name never used as a tuple, a bare return
-// unpacked into targets, or unpack widths that differ.
+// unpacked into targets, or unpack widths that differ. `outputs` is what the delivery's
+// wrapper returns (GoldenReturnShape of <op>_wrapper): a multi-value golden bound to a name
+// that is converted with list()/tuple() is accepted when the wrapper returns a tuple of the
+// same width (a multi-output op: the outputs and the golden values are compared pairwise).
 void CheckGoldenArity(const ReturnShape& shape, const std::vector<GoldenBinding>& bindings,
                       const std::string& fn, const std::string& file,
-                      std::string_view category, Diagnostics* diags);
+                      std::string_view category, Diagnostics* diags,
+                      const std::optional<ReturnShape>& outputs = std::nullopt);
 
 // The delivery shape of a final file (CLEANUP-PROOFREAD, implementation_error): it parses,
 // has exactly one @pl.jit kernel, defines <op>_wrapper, keeps no staged wrapper or staged

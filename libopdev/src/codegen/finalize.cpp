@@ -47,7 +47,8 @@ bool Finish(const std::string& content, const FinalizeContext& fc,
   auto mod = py::ParseModule(content, rel, &parse);
   if (mod.ok() && golden)
     CheckGoldenArity(*golden, GoldenBindings(*mod, plan.op + "_golden_cpu"),
-                     plan.op + "_golden_cpu", rel, category::kImplementationError, out);
+                     plan.op + "_golden_cpu", rel, category::kImplementationError, out,
+                     GoldenReturnShape(*mod, plan.wrapper));
   if (!mod.ok() || out->ErrorCount() > before) return false;
   GeneratedFile f;
   f.rel = rel;
