@@ -15,6 +15,16 @@ std::string Cell(std::string s) {
   return s;
 }
 
+// A SIM-GM-RACE message names the accessing core first and the other after ", which "
+// ("AIC 0 writes 'ws'[0, 3] at line 41, which AIV 1 (block 0, subblock 1) read at line 77 ...");
+// true when one is an AIC and the other an AIV (a producer and its consumer).
+bool CrossKindRace(std::string_view message) {
+  const size_t which = message.find(", which ");
+  if (which == std::string_view::npos) return false;
+  const std::string_view first = message.substr(0, 3), second = message.substr(which + 8, 3);
+  return (first == "AIC" && second == "AIV") || (first == "AIV" && second == "AIC");
+}
+
 }  // namespace
 
 boost::json::object Diagnosis::ToJson() const {
@@ -89,7 +99,7 @@ std::vector<std::string> Diagnosis::SummaryLines() const {
                              RowOf(separation.symptom).check_first));
   if (!root.Location().empty())
     out.push_back(absl::StrCat("location: ", root.Location(), root.code.empty() ? "" : " (" + root.code + ")"));
-  if (repro && (repro->verdict == "reproducible" || repro->verdict == "value_dependent"))
+  if (repro && repro->Reproduced())
     out.push_back(absl::StrCat("minimal repro: ", ShapeText(repro->minimal_shape), " (", repro->verdict, ")"));
   else if (repro)
     out.push_back(absl::StrCat("rerun: ", repro->case_name, " ", repro->verdict));
@@ -111,16 +121,21 @@ Diagnosis Diagnose(DiagnoseInput in) {
   d.flaky = d.repro && d.repro->verdict == "flaky";
   d.measurement = in.measurement;
   // An error hazard that names a §8 row outright overrides the shape-only symptom: output
-  // coverage (never written, written by two cores, a GM element two cores access unordered,
-  // SIM-GM-RACE) is "cores" even when the multi-tile cases
-  // are the failing ones, an operand dtype is "by dtype". A never-written value read is the
-  // producer/consumer row only when the shapes do not separate (a tail read of padding is a
-  // tail). An out-of-range DMA on tail cases stays "only tails fail".
+  // coverage (never written, written by two cores, a GM element two cores of one kind access
+  // unordered) is "cores" even when the multi-tile cases are the failing ones; a GM element an
+  // AIC and an AIV access unordered, and every cross-core event or on-chip race hazard
+  // (SIM-XCORE-*), is the producer/consumer order of "sync warnings, pipeline results wrong";
+  // an operand dtype is "by dtype". A never-written value read is the producer/consumer row
+  // only when the shapes do not separate (a tail read of padding is a tail). An out-of-range
+  // DMA on tail cases stays "only tails fail".
   if (!d.root.code.empty() && d.root.basis == "error_hazard") {
     const std::string& c = d.root.code;
-    if (c.find("OUT-UNWRITTEN") != std::string::npos || c.find("MULTI-CORE") != std::string::npos ||
-        c.find("GM-RACE") != std::string::npos)
+    if (c.find("GM-RACE") != std::string::npos)
+      d.separation.symptom = CrossKindRace(d.root.message) ? Symptom::kSyncPipeline : Symptom::kCores;
+    else if (c.find("OUT-UNWRITTEN") != std::string::npos || c.find("MULTI-CORE") != std::string::npos)
       d.separation.symptom = Symptom::kCores;
+    else if (c.find("XCORE-") != std::string::npos)
+      d.separation.symptom = Symptom::kSyncPipeline;
     else if (c.find("OP-DTYPE") != std::string::npos)
       d.separation.symptom = Symptom::kDtypeConfig;
     else if (c.find("UNINIT") != std::string::npos && d.separation.kind != "separated")
@@ -167,7 +182,7 @@ Diagnosis Diagnose(DiagnoseInput in) {
 
   // The next action.
   std::string after;
-  const bool reproduced = d.repro && (d.repro->verdict == "reproducible" || d.repro->verdict == "value_dependent");
+  const bool reproduced = d.repro && d.repro->Reproduced();
   if (reproduced) {
     std::string opposite = d.separation.passing.empty() ? "" : d.separation.passing.front();
     after = absl::StrCat("; after a fix rerun the minimal repro ", ShapeText(d.repro->minimal_shape),
@@ -181,9 +196,11 @@ Diagnosis Diagnose(DiagnoseInput in) {
   } else if (d.root.category == category::kDesignViolation) {
     d.next_action = absl::StrCat(
         "report a suspected design_violation with the original error (",
-        in.first_failure_text.empty() ? d.root.code : in.first_failure_text, "), the minimal repro (",
-        d.repro ? absl::StrCat(d.repro->case_name, " shrunk to ", ShapeText(d.repro->minimal_shape)) : "the first failing case",
-        ") and the contract location (DESIGN.md:", absl::StrJoin(d.root.design_lines, ", "),
+        in.first_failure_text.empty() ? d.root.code : in.first_failure_text, "), ",
+        reproduced ? absl::StrCat("the minimal repro (", d.repro->case_name, " shrunk to ", ShapeText(d.repro->minimal_shape), ")")
+                   : absl::StrCat("the first failing case (", d.repro ? d.repro->case_name : std::string("see the case table"),
+                                  d.repro ? absl::StrCat("; its reruns are ", d.repro->verdict) : "", ")"),
+        " and the contract location (DESIGN.md:", absl::StrJoin(d.root.design_lines, ", "),
         "); do not change DESIGN or work around it in the kernel");
   } else if (d.root.category == category::kImplementationError && (d.root.origin == "skeleton" || d.root.origin == "emitter")) {
     d.next_action = absl::StrCat("report an opdev defect: ", d.root.Location(), " was written by opdev (", d.root.rule,

@@ -18,9 +18,14 @@ bool Failed(const ReproRun& r) {
 
 std::string ShapeText(const std::vector<std::int64_t>& s) { return absl::StrCat("[", absl::StrJoin(s, ","), "]"); }
 
-// The same failure: same kind (precision vs error) and every original error code present.
+// A failure that says something about the kernel: not a precision failure that the exact
+// result rounded to the output dtype would also have (ReproRun::unjudgeable).
+bool Judgeable(const ReproRun& r) { return r.unjudgeable.empty(); }
+
+// The same failure: same kind (precision vs error), judgeable, and every original error code
+// present.
 bool SameWay(const ReproRun& original, const ReproRun& r) {
-  if (!Failed(r) || r.status != original.status) return false;
+  if (!Failed(r) || r.status != original.status || !Judgeable(r)) return false;
   for (const auto& c : original.error_codes)
     if (std::find(r.error_codes.begin(), r.error_codes.end(), c) == r.error_codes.end()) return false;
   return true;
@@ -35,6 +40,7 @@ boost::json::object RunJson(const ReproRun& r) {
   o["seed"] = r.request.seed;
   o["status"] = std::string(runtime::CaseStatusName(r.status));
   if (!r.error.empty()) o["error"] = r.error;
+  if (!r.unjudgeable.empty()) o["unjudgeable"] = r.unjudgeable;
   boost::json::array codes;
   for (const auto& c : r.error_codes) codes.emplace_back(c);
   o["error_codes"] = std::move(codes);
@@ -102,6 +108,7 @@ absl::StatusOr<Repro> MakeTrustworthy(const std::string& case_name,
   rp.alone = (*first)[0];
   rp.other_seed = (*first)[1];
   const ReproRun& alone = *rp.alone;
+  const ReproRun& other = *rp.other_seed;
   if (!Failed(alone) && !opts.same_path) {
     rp.verdict = "not_reproduced";
     rp.sentence = absl::StrCat(case_name, " passes when rerun alone on the simulator's DESIGN-case path, "
@@ -115,9 +122,44 @@ absl::StatusOr<Repro> MakeTrustworthy(const std::string& case_name,
                                "same inputs: flaky (its result depends on what ran before or on timing)");
     return rp;
   }
-  const bool seed_fails = SameWay(alone, *rp.other_seed);
-  rp.verdict = seed_fails ? "reproducible" : "value_dependent";
-  rp.minimal = alone;
+  // The failure to shrink: the rerun alone when it is judgeable, else the other seed's when
+  // that one is (its inputs then drive the shrink). A rerun scheme A cannot judge (the exact
+  // result fails too) is no evidence either way.
+  const ReproRun* base = &alone;
+  std::uint64_t shrink_seed = seed;
+  std::string lead;
+  if (Judgeable(alone)) {
+    if (Failed(other) && other.status == alone.status && !Judgeable(other)) {
+      rp.verdict = "reproduced_alone";
+      lead = absl::StrCat(case_name, " fails again alone; its rerun with another seed fails too but is not judgeable (",
+                          other.unjudgeable, "), so the failure is not shown to be independent of the input values");
+    } else if (SameWay(alone, other)) {
+      rp.verdict = "reproducible";
+      lead = absl::StrCat(case_name, " fails again alone and with another seed");
+    } else {
+      rp.verdict = "value_dependent";
+      lead = absl::StrCat(case_name, " fails again alone but ", Failed(other) ? "fails another way" : "passes",
+                          " with another seed (the failure depends on the input values)");
+    }
+  } else if (SameWay(alone, other)) {
+    rp.verdict = "reproducible";
+    base = &other;
+    shrink_seed = other.request.seed;
+    lead = absl::StrCat(case_name, " fails again alone, where scheme A cannot judge it (", alone.unjudgeable,
+                        "), and judgeably with another seed (", other.request.seed, "), whose inputs drive the shrink");
+  } else {
+    rp.verdict = "unjudgeable";
+    rp.sentence = absl::StrCat(
+        case_name, " fails again alone, but scheme A cannot judge that rerun (", alone.unjudgeable, ")",
+        !Failed(other)     ? "; with another seed it passes"
+        : Judgeable(other) ? "; with another seed it fails another way"
+                           : " nor the one with another seed",
+        ": a correct kernel may fail these inputs too, so the reruns neither confirm nor refute the failure; "
+        "nothing is shrunk and no repro shape is offered");
+    return rp;
+  }
+  rp.minimal = *base;
+  const ReproRun& ref = *base;
 
   // 2. Shrink, axis by axis, inside the supported range.
   const size_t n = shape.size();
@@ -137,19 +179,22 @@ absl::StatusOr<Repro> MakeTrustworthy(const std::string& case_name,
       for (std::int64_t v : cands) {
         std::vector<std::int64_t> s = cur;
         s[a] = v;
-        batch.push_back({absl::StrCat(case_name, ShapeText(s)), s, seed});
+        batch.push_back({absl::StrCat(case_name, ShapeText(s)), s, shrink_seed});
       }
       auto res = run(batch);
       if (!res.ok()) return res.status();
       ++rp.batches;
       rp.runs += static_cast<int>(res->size());
       for (size_t i = 0; i < res->size() && i < batch.size(); ++i) {
-        const bool same = SameWay(alone, (*res)[i]);
+        const ReproRun& r = (*res)[i];
         rp.tried.push_back(absl::StrCat(ShapeText(batch[i].shape), " ",
-                                        same ? "FAIL" : Failed((*res)[i]) ? "FAIL(other)" : "PASS"));
+                                        SameWay(ref, r)    ? "FAIL"
+                                        : !Judgeable(r)    ? "FAIL(unjudgeable)"
+                                        : Failed(r)        ? "FAIL(other)"
+                                                           : "PASS"));
       }
       for (size_t i = 0; i < res->size() && i < batch.size(); ++i) {
-        if (!SameWay(alone, (*res)[i])) continue;
+        if (!SameWay(ref, (*res)[i])) continue;
         cur = batch[i].shape;
         rp.minimal = (*res)[i];
         changed = true;
@@ -164,13 +209,11 @@ absl::StatusOr<Repro> MakeTrustworthy(const std::string& case_name,
     absl::StrAppend(&axes, a ? ", " : "", facts.Symbol(a), " = ", cur[a]);
   if (opts.max_rounds <= 0) {
     rp.sentence = absl::StrCat(
-        case_name, " fails again alone", seed_fails ? " and with another seed" : " but passes with another seed (the failure depends on the input values)",
-        "; not shrunk (shrinking was switched off), so ", ShapeText(cur), " is the failing shape, not a minimal one");
+        lead, "; not shrunk (shrinking was switched off), so ", ShapeText(cur), " is the failing shape, not a minimal one");
     return rp;
   }
   rp.sentence = absl::StrCat(
-      case_name, " fails again alone", seed_fails ? " and with another seed" : " but passes with another seed (the failure depends on the input values)",
-      "; the smallest shape that still fails the same way is ", ShapeText(cur),
+      lead, "; the smallest shape that still fails the same way is ", ShapeText(cur),
       cur == shape ? " (nothing smaller fails)" : absl::StrCat(" (", axes, ")"), " after ", rp.runs, " run(s)");
   return rp;
 }

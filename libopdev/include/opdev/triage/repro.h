@@ -64,9 +64,12 @@ struct Repro {
   std::string case_name;
   std::vector<std::int64_t> shape;
   std::uint64_t seed = 0;
-  // "reproducible" (fails alone and with another seed), "value_dependent" (not with the other
-  // seed), "flaky" (the rerun alone passed, same path), "not_reproduced" (the rerun alone
-  // passed on another path), "not_run" (the runner could not run it).
+  // "reproducible" (fails alone and with another seed, judgeably at least once),
+  // "reproduced_alone" (fails alone; the other seed's failure is not judgeable),
+  // "value_dependent" (not with the other seed), "flaky" (the rerun alone passed, same path),
+  // "not_reproduced" (the rerun alone passed on another path), "unjudgeable" (the reruns fail
+  // only where scheme A fails the exact result too: no evidence, nothing shrunk), "not_run"
+  // (the runner could not run it). Shrinking keeps only judgeable failures of the same kind.
   std::string verdict = "not_run";
   std::optional<ReproRun> alone, other_seed;
   std::vector<std::int64_t> minimal_shape;    // == shape when nothing smaller fails
@@ -74,6 +77,10 @@ struct Repro {
   int runs = 0, batches = 0;
   std::vector<std::string> tried;             // shapes tried while shrinking, "[1,129] FAIL"
   std::string sentence;
+  // A verdict that comes with a minimal repro (reproducible, reproduced_alone, value_dependent).
+  bool Reproduced() const {
+    return verdict == "reproducible" || verdict == "reproduced_alone" || verdict == "value_dependent";
+  }
   boost::json::object ToJson() const;
 };
 
