@@ -10,7 +10,7 @@ namespace {
 constexpr const char* kUsage =
     "opdev sim FILE --entry NAME --in X.npy [--in Y.npy ...] --out-dir DIR\n"
     "          [--block-dim N] [--scalar V ...] [--target a5|a3] [--vector-cores N]\n"
-    "          [--work-budget UNITS] [--schedule-seed N] [--json]\n"
+    "          [--cube-cores N] [--work-budget UNITS] [--schedule-seed N] [--json]\n"
     "       opdev sim --hazards [--json]\n\n"
     "Executes the entry of a PyPTO-Pro kernel file on the CPU: a wrapper (inputs bind to its\n"
     "parameters; its statements must stay within the wrapper boundary; outputs are the tensors\n"
@@ -25,6 +25,9 @@ constexpr const char* kUsage =
     "Every run has a work budget (one unit per statement and register op, one per 64 tile\n"
     "elements; default 20M + 64 per input element): an endless or runaway loop stops with\n"
     "SIM-WORK-BUDGET naming the loop's line and iteration counts; --work-budget sets it.\n"
+    "--vector-cores / --cube-cores set get_platform_info()'s vector_core_num and core_num /\n"
+    "cube_core_num (defaults 48 and 24, the framework's A5 fallback; a chip reports its own):\n"
+    "the block_dim limit of a launch (SIM-BLOCK-DIM) is checked against them.\n"
     "Exit status: 0 ran clean, 1 hazards (errors) or the run stopped, 2 usage or input error.";
 
 int RunSim(const std::vector<std::string>& args) {
@@ -38,6 +41,8 @@ int RunSim(const std::vector<std::string>& args) {
       "cores: kernel entry default 1; for a wrapper, overrides its launch")(
       "target", po::value<std::string>()->default_value("a5"), "a5 or a3")(
       "vector-cores", po::value<int64_t>()->default_value(48), "get_platform_info().vector_core_num")(
+      "cube-cores", po::value<int64_t>()->default_value(24),
+      "get_platform_info().core_num and cube_core_num")(
       "work-budget", po::value<int64_t>()->default_value(0), "work units before SIM-WORK-BUDGET (0: default)")(
       "schedule-seed", po::value<int64_t>()->default_value(0),
       "0: fixed core order; N > 0: a reproducible permuted interleaving of the cores")(
@@ -53,6 +58,7 @@ int RunSim(const std::vector<std::string>& args) {
                               {"target", vm["target"].as<std::string>()},
                               {"block_dim", vm["block-dim"].as<int64_t>()},
                               {"vector_cores", vm["vector-cores"].as<int64_t>()},
+                              {"cube_cores", vm["cube-cores"].as<int64_t>()},
                               {"work_budget", vm["work-budget"].as<int64_t>()},
                               {"schedule_seed", vm["schedule-seed"].as<int64_t>()}};
   for (const char* key : {"file", "entry", "out-dir"})

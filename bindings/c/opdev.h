@@ -98,7 +98,7 @@ OPDEV_EXPORT int opdev_gen(opdev_context *ctx, const char *request_json, char **
 OPDEV_EXPORT int opdev_lint(opdev_context *ctx, const char *request_json, char **result);
 
 /* sim: {"file": "kernel.py", "entry": "NAME", "in"?: ["x.npy", ...], "scalar"?: [1.5, ...],
- * "out_dir": "DIR", "block_dim"?, "target"?, "vector_cores"?, "work_budget"?,
+ * "out_dir": "DIR", "block_dim"?, "target"?, "vector_cores"?, "cube_cores"?, "work_budget"?,
  * "schedule_seed"?} or {"hazards": true} -> `opdev sim --json` (writes DIR/<output>.npy).
  * "work_budget": work units (statements, register ops, tile elements / 64) before the run
  * stops with SIM-WORK-BUDGET; 0 or absent: the default from the problem size. Every run ends

@@ -150,8 +150,10 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
   const auto strides = dst.Strides();
   const size_t es = DTypeSize(dst.dtype);
   const bool same_type = src.type.dtype == dst.dtype;
-  int64_t oob = 0, undef = 0, multi = 0;
-  int other_core = -1;
+  // Elements another core already wrote: with different bytes (a race: the result depends
+  // on which core writes last) or with the same bytes (redundant; order-independent).
+  int64_t oob = 0, undef = 0, multi = 0, multi_same = 0;
+  int other_core = -1, other_core_same = -1;
   bool lead_ok = true;
   int64_t base_flat = 0;
   for (size_t a = 0; a < m.base.size(); ++a) {
@@ -197,8 +199,23 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
       dst.store_line[flat] = mem.op_line;
     }
     int32_t& w = dst.writer[flat];
-    if (w >= 0 && w != core_id) { ++multi; other_core = w; }
     if (w < 0) w = core_id;
+  };
+  // Before element `flat` is overwritten with `next` (es bytes): counts a write over another
+  // core's element, with the same or with different bytes.
+  auto count_foreign = [&](int32_t w, bool same) {
+    if (same) {
+      ++multi_same;
+      other_core_same = w;
+    } else {
+      ++multi;
+      other_core = w;
+    }
+  };
+  auto compare_foreign = [&](int64_t flat, const uint8_t* next) {
+    const int32_t w = dst.writer[flat];
+    if (w >= 0 && w != core_id)
+      count_foreign(w, std::memcmp(dst.data.data() + flat * static_cast<int64_t>(es), next, es) == 0);
   };
   for (int64_t r = 0; r < src.valid_rows; ++r) {
     if (same_type && !transform && lead_ok) {
@@ -213,6 +230,7 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
         uint64_t len = static_cast<uint64_t>(run) * tes;
         if (off + len <= buf.bytes.size()) {
           const int64_t flat0 = base_flat + r * rs + c;
+          for (int64_t i = 0; i < run; ++i) compare_foreign(flat0 + i, buf.bytes.data() + off + i * tes);
           std::memcpy(dst.data.data() + flat0 * static_cast<int64_t>(es), buf.bytes.data() + off, len);
           if (std::memchr(buf.written.data() + off, 0, len) != nullptr) {
             for (int64_t i = 0; i < run; ++i)
@@ -232,9 +250,15 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
       uint64_t off = src.addr + src.ElementOffset(r, c);
       if (off + tes > buf.bytes.size()) continue;
       if (std::memchr(buf.written.data() + off, 0, tes) != nullptr) ++undef;
+      uint8_t* out = dst.data.data() + flat * static_cast<int64_t>(es);
+      const int32_t w = dst.writer[flat];
+      const bool foreign = w >= 0 && w != core_id;
+      uint8_t before[16];  // an element is at most 8 bytes
+      if (foreign) std::memcpy(before, out, es);
       if (fix) dst.SetFromDouble(flat, fixed(LoadScalar(src.type.dtype, buf.bytes.data() + off)));
-      else if (same_type) std::memcpy(dst.data.data() + flat * static_cast<int64_t>(es), buf.bytes.data() + off, es);
+      else if (same_type) std::memcpy(out, buf.bytes.data() + off, es);
       else dst.SetFromDouble(flat, LoadScalar(src.type.dtype, buf.bytes.data() + off));
+      if (foreign) count_foreign(w, std::memcmp(before, out, es) == 0);  // the converted value
       track(flat, off);
       if (touched) touched->emplace_back(flat, 1);
     }
@@ -254,8 +278,16 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
   }
   if (multi > 0) {
     issues.push_back({hazard::kOutputMultiWriter,
-                      absl::StrFormat("core %d writes %d element(s) of tensor '%s' already written by core %d",
+                      absl::StrFormat("core %d writes %d element(s) of tensor '%s' already written by core %d "
+                                      "with other values (the result depends on which core writes last)",
                                       core_id, multi, dst.name, other_core)});
+  }
+  if (multi_same > 0) {
+    issues.push_back({hazard::kOutputMultiWriterSame,
+                      absl::StrFormat("core %d writes %d element(s) of tensor '%s' already written by core %d, "
+                                      "with the same values (performance_optimization.md: each output region "
+                                      "is written by one core)",
+                                      core_id, multi_same, dst.name, other_core_same)});
   }
   if (!same_type && !fix) {
     issues.push_back({hazard::kTypeMismatch,

@@ -27,7 +27,10 @@ const std::vector<HazardInfo>& HazardCatalogue() {
       {hazard::kOutputUnwritten, Severity::kError, c::kImplementationError,
        "output elements never written by any core"},
       {hazard::kOutputMultiWriter, Severity::kError, c::kImplementationError,
-       "output elements written by more than one core"},
+       "output elements written by more than one core with different values (a race)"},
+      {hazard::kOutputMultiWriterSame, Severity::kWarning, c::kImplementationError,
+       "output elements written again by another core with the same values (redundant work; "
+       "each output region should have one writer)"},
       {hazard::kVfMteOp, Severity::kError, c::kImplementationError,
        "pl.load/pl.store/fillpad inside a @pl.vector_function (MTE ops belong to the kernel)"},
       {hazard::kVfReturnChain, Severity::kError, c::kImplementationError,

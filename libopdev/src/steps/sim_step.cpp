@@ -3,7 +3,7 @@
 // "hazards", list the hazard catalogue.
 // Request: {"file": "k.py", "entry": "NAME", "in"?: ["x.npy", ...], "scalar"?: [1.0, ...],
 // "out_dir": "DIR", "block_dim"?: int, "target"?: "a5"|"a3", "vector_cores"?: int,
-// "work_budget"?: int (work units; 0 or absent: the default from the problem size),
+// "cube_cores"?: int, "work_budget"?: int (work units; 0 or absent: the default from the problem size),
 // "schedule_seed"?: int (0 or absent: the fixed core order; > 0 permutes the interleaving)} or
 // {"hazards": true}. Status 0 ran clean, 1 hazards (errors) or the run stopped, 2 unusable
 // input. Outputs never overwrite an input file.
@@ -61,6 +61,7 @@ StepResult RunSimStep(const StepContext& ctx, const boost::json::object& request
   const std::vector<double> scalars = rr.Numbers("scalar");
   const std::optional<int64_t> block_dim = rr.Int("block_dim");
   const std::optional<int64_t> vector_cores = rr.Int("vector_cores");
+  const std::optional<int64_t> cube_cores = rr.Int("cube_cores");
   const std::optional<int64_t> work_budget = rr.Int("work_budget");
   const std::optional<int64_t> schedule_seed = rr.Int("schedule_seed");
   std::string target_error;
@@ -73,6 +74,7 @@ StepResult RunSimStep(const StepContext& ctx, const boost::json::object& request
   if (!target) return StepResult::Error(target_error);
   if (block_dim.value_or(0) < 0) return StepResult::Error("--block-dim must be >= 0");
   if (vector_cores.value_or(48) <= 0) return StepResult::Error("--vector-cores must be positive");
+  if (cube_cores.value_or(24) <= 0) return StepResult::Error("--cube-cores must be positive");
   if (work_budget.value_or(0) < 0) return StepResult::Error("--work-budget must be >= 0 (0: the default)");
   if (schedule_seed.value_or(0) < 0)
     return StepResult::Error("--schedule-seed must be >= 0 (0: the fixed core order)");
@@ -95,6 +97,7 @@ StepResult RunSimStep(const StepContext& ctx, const boost::json::object& request
   so.target = *target;
   so.block_dim = block_dim.value_or(0);
   so.vector_core_num = vector_cores.value_or(48);
+  so.cube_core_num = cube_cores.value_or(24);
   so.scalar_args = scalars;
   so.work_budget = work_budget.value_or(0);
   so.schedule_seed = static_cast<uint64_t>(schedule_seed.value_or(0));

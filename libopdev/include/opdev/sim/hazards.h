@@ -27,6 +27,7 @@ inline constexpr std::string_view kMaskDtype = "SIM-MASK-DTYPE";           // ma
 inline constexpr std::string_view kUninitRead = "SIM-UNINIT-READ";         // never-written bytes used
 inline constexpr std::string_view kOutputUnwritten = "SIM-OUT-UNWRITTEN";  // output element never stored
 inline constexpr std::string_view kOutputMultiWriter = "SIM-OUT-MULTI-CORE";  // two cores wrote it
+inline constexpr std::string_view kOutputMultiWriterSame = "SIM-OUT-MULTI-CORE-SAME";  // ... the same bytes
 inline constexpr std::string_view kVfMteOp = "SIM-VF-MTE-OP";              // load/store/fillpad in VF
 inline constexpr std::string_view kVfReturnChain = "SIM-VF-RETURN-CHAIN";  // VF result into VF
 inline constexpr std::string_view kVfRuntimeIf = "SIM-VF-RUNTIME-IF";      // runtime `if` in VF
