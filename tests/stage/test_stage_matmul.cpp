@@ -10,13 +10,18 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <string>
+
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 using namespace opdev::stage;
 
 namespace {
 fs::path CopyMatmul(const std::string& tag) {
-  fs::path root = fs::temp_directory_path() / ("opdev_test_stage_matmul_" + tag);
+  // One folder per process: worktrees run this suite at the same time on one machine.
+  fs::path root = fs::temp_directory_path() /
+                  ("opdev_test_stage_matmul_" + tag + "_" + std::to_string(::getpid()));
   fs::remove_all(root);
   fs::path dir = root / "custom" / "matmul";
   fs::create_directories(dir.parent_path());
@@ -24,10 +29,19 @@ fs::path CopyMatmul(const std::string& tag) {
   fs::remove_all(dir / "reports");
   return dir;
 }
+// Removes a test's folder when the test case ends.
+struct RemoveAtEnd {
+  fs::path dir;
+  ~RemoveAtEnd() {
+    std::error_code ec;
+    fs::remove_all(dir.parent_path().parent_path(), ec);
+  }
+};
 }  // namespace
 
 TEST_CASE("opdev stage on a copy of examples/matmul ends CLEAN on the simulator") {
   fs::path dir = CopyMatmul("stage");
+  RemoveAtEnd cleanup{dir};
   StageOptions o;
   o.op_dir = dir.string();
   o.kb_root = std::string(OPDEV_SHARED_DIR) + "/fixtures/kb";
@@ -48,6 +62,7 @@ TEST_CASE("opdev stage on a copy of examples/matmul ends CLEAN on the simulator"
 
 TEST_CASE("the DESIGN §8 runner draws matmul inputs inside SPEC's value_range and every case passes") {
   fs::path dir = CopyMatmul("design_cases");
+  RemoveAtEnd cleanup{dir};
   {
     StageOptions o;  // the round writes test_matmul.py, which the runner then simulates
     o.op_dir = dir.string();
