@@ -131,15 +131,20 @@ TEST_CASE("pl.store copies the valid window, tracks writers, flags holes, races 
   CHECK(StoreTile(*y, mem, t, {0, 0}, 0).empty());
   CHECK(y->GetAsDouble(15) == 15);
   CHECK(y->writer[3] == 0);
-  auto again = StoreTile(*y, mem, t, {0, 0}, 1);  // core 1, the same bytes: redundant
+  TouchedRuns touched, changed;
+  auto again = StoreTile(*y, mem, t, {0, 0}, 1, nullptr, &touched, &changed);  // core 1, the same bytes: redundant
   CHECK(HasCode(again, hazard::kOutputMultiWriterSame));
   CHECK_FALSE(HasCode(again, hazard::kOutputMultiWriter));
+  CHECK(touched == TouchedRuns{{0, 8}, {8, 8}});
+  CHECK(changed.empty());  // no byte changed: not a race whichever core lands last
   auto x2 = Iota(DType::kFloat16, {2, 8});
   x2->SetFromDouble(5, -1.0);
   Tile t2 = MakeTile(2, 16, DType::kFloat16, 8192);
   t2.valid_cols = 8;
   REQUIRE(LoadTile(mem, t2, *x2, {0, 0}).empty());
-  auto race = StoreTile(*y, mem, t2, {0, 0}, 2);  // core 2: one element differs
+  touched.clear();
+  auto race = StoreTile(*y, mem, t2, {0, 0}, 2, nullptr, &touched, &changed);  // core 2: one element differs
+  CHECK(changed == TouchedRuns{{5, 1}});
   CHECK(HasCode(race, hazard::kOutputMultiWriter));
   CHECK(HasCode(race, hazard::kOutputMultiWriterSame));
   CHECK(y->GetAsDouble(5) == -1.0);

@@ -363,7 +363,9 @@ Value StoreImpl(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw, bool tile
   in.MarkUsed(*t);
   t->last_load_line = 0;
   FixOptions fix;
-  TouchedRuns touched;
+  TouchedRuns touched, changed;
+  TouchedRuns* const rec = in.race ? &touched : nullptr;
+  TouchedRuns* const chg = in.race ? &changed : nullptr;
   if (t->type.space == MemSpace::kAcc) {
     std::string phase;
     if (const Value* p = a.Get(99, "phase"); p && p->kind != VK::kNone) {
@@ -389,15 +391,15 @@ Value StoreImpl(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw, bool tile
       }
     }
     CubeStoreFromAcc(in, a, *t, phase);
-    ReportIssues(in, call.line, StoreTile(dst, in.Mem(), *t, off, in.core->ordinal, &fix, in.race ? &touched : nullptr));
+    ReportIssues(in, call.line, StoreTile(dst, in.Mem(), *t, off, in.core->ordinal, &fix, rec, chg));
   } else {
     for (const char* k : {"relu_pre_mode", "scale", "phase"})
       if (const Value* v = a.Get(99, k); v && v->kind != VK::kNone)
         a.Fail(absl::StrCat("'", k, "' applies to stores from Acc (FIX) only"));
-    ReportIssues(in, call.line, StoreTile(dst, in.Mem(), *t, off, in.core->ordinal, nullptr, in.race ? &touched : nullptr));
+    ReportIssues(in, call.line, StoreTile(dst, in.Mem(), *t, off, in.core->ordinal, nullptr, rec, chg));
   }
   if (in.race)
-    if (GmRace r = in.race->Write(dst, touched, in.core->ordinal, call.line); r.found)
+    if (GmRace r = in.race->Write(dst, touched, in.core->ordinal, call.line, &changed); r.found)
       in.ReportRace(r, dst, true, call.line);
   in.stats.tile_elems += t->valid_rows * t->valid_cols;
   return Value::None();

@@ -139,7 +139,7 @@ std::vector<Issue> LoadTile(CoreMemory& mem, Tile& dst, const GmTensor& src,
 
 std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& src,
                              const std::vector<int64_t>& offsets, int core_id, const FixOptions* fix,
-                             TouchedRuns* touched) {
+                             TouchedRuns* touched, TouchedRuns* changed) {
   std::vector<Issue> issues;
   Mapping m = MapAxes(dst, offsets);
   if (!m.ok) {
@@ -217,6 +217,12 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
     if (w >= 0 && w != core_id)
       count_foreign(w, std::memcmp(dst.data.data() + flat * static_cast<int64_t>(es), next, es) == 0);
   };
+  // Appends element `flat` to `changed` (extending its last run) when its bytes changed.
+  auto note_changed = [&](int64_t flat, bool differs) {
+    if (!differs) return;
+    if (!changed->empty() && changed->back().first + changed->back().second == flat) ++changed->back().second;
+    else changed->emplace_back(flat, 1);
+  };
   for (int64_t r = 0; r < src.valid_rows; ++r) {
     if (same_type && !transform && lead_ok) {
       const int64_t gr = r0 + r;
@@ -231,6 +237,13 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
         if (off + len <= buf.bytes.size()) {
           const int64_t flat0 = base_flat + r * rs + c;
           for (int64_t i = 0; i < run; ++i) compare_foreign(flat0 + i, buf.bytes.data() + off + i * tes);
+          if (changed) {
+            const uint8_t* before = dst.data.data() + flat0 * static_cast<int64_t>(es);
+            if (std::memcmp(before, buf.bytes.data() + off, len) != 0)
+              for (int64_t i = 0; i < run; ++i)
+                note_changed(flat0 + i, std::memcmp(before + i * static_cast<int64_t>(es),
+                                                    buf.bytes.data() + off + i * tes, es) != 0);
+          }
           std::memcpy(dst.data.data() + flat0 * static_cast<int64_t>(es), buf.bytes.data() + off, len);
           if (std::memchr(buf.written.data() + off, 0, len) != nullptr) {
             for (int64_t i = 0; i < run; ++i)
@@ -254,11 +267,12 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
       const int32_t w = dst.writer[flat];
       const bool foreign = w >= 0 && w != core_id;
       uint8_t before[16];  // an element is at most 8 bytes
-      if (foreign) std::memcpy(before, out, es);
+      if (foreign || changed) std::memcpy(before, out, es);
       if (fix) dst.SetFromDouble(flat, fixed(LoadScalar(src.type.dtype, buf.bytes.data() + off)));
       else if (same_type) std::memcpy(out, buf.bytes.data() + off, es);
       else dst.SetFromDouble(flat, LoadScalar(src.type.dtype, buf.bytes.data() + off));
       if (foreign) count_foreign(w, std::memcmp(before, out, es) == 0);  // the converted value
+      if (changed) note_changed(flat, std::memcmp(before, out, es) != 0);
       track(flat, off);
       if (touched) touched->emplace_back(flat, 1);
     }

@@ -74,21 +74,22 @@ GmRace GmRaceTracker::Read(const GmTensor& t, const ElementRuns& runs, int core,
   return r;
 }
 
-GmRace GmRaceTracker::Write(const GmTensor& t, const ElementRuns& runs, int core, int line) {
+GmRace GmRaceTracker::Write(const GmTensor& t, const ElementRuns& runs, int core, int line,
+                            const ElementRuns* changed) {
   GmRace r;
   Shadow& s = shadows_[&t];
   const Access now{core, sync_.Epoch(core), line};
-  for (const auto& [b, n] : runs) {
-    if (!r.found) {
-      // Per element the last write is checked before the last read; the first element wins.
-      Access w, rd;
-      const int64_t iw = FirstConflict(s.write, b, b + n, core, &w);
-      const int64_t ir = FirstConflict(s.read, b, b + n, core, &rd);
-      if (iw >= 0 && (ir < 0 || iw <= ir)) r = {true, iw, true, w.core, w.line};
-      else if (ir >= 0) r = {true, ir, false, rd.core, rd.line};
-    }
-    Assign(s.write, b, b + n, now);
+  // Per element the last write is checked before the last read; the first element wins. The
+  // checks run before the records of this store are assigned.
+  for (const auto& [b, n] : changed ? *changed : runs) {
+    if (r.found) break;
+    Access w, rd;
+    const int64_t iw = FirstConflict(s.write, b, b + n, core, &w);
+    const int64_t ir = FirstConflict(s.read, b, b + n, core, &rd);
+    if (iw >= 0 && (ir < 0 || iw <= ir)) r = {true, iw, true, w.core, w.line};
+    else if (ir >= 0) r = {true, ir, false, rd.core, rd.line};
   }
+  for (const auto& [b, n] : runs) Assign(s.write, b, b + n, now);
   return r;
 }
 

@@ -7,7 +7,10 @@
 // element is kept: a write racing with an earlier read of a third core is found only when that
 // read is the element's last one. The per-element records are kept as runs of consecutive
 // elements with the same record (a transfer writes one record over its element runs), so the
-// cost follows the number of transfers and rows, not the tensors' sizes.
+// cost follows the number of transfers and rows, not the tensors' sizes. A store that leaves
+// an element's bytes as they were (a second core writing the same value) records its write but
+// is not a race itself: the element ends with that value in whichever order the two writes
+// land; a later store of other bytes races with it as with any unordered write.
 #pragma once
 
 #include "cross_core_sync.h"
@@ -38,7 +41,10 @@ class GmRaceTracker {
   explicit GmRaceTracker(const CrossCoreSync& sync) : sync_(sync) {}
   // Records the accesses of one transfer and returns its first race (if any).
   GmRace Read(const GmTensor& t, const ElementRuns& runs, int core, int line);
-  GmRace Write(const GmTensor& t, const ElementRuns& runs, int core, int line);
+  // `changed`: the elements of `runs` whose bytes the store changed (checked for races);
+  // nullptr: all of them.
+  GmRace Write(const GmTensor& t, const ElementRuns& runs, int core, int line,
+               const ElementRuns* changed = nullptr);
 
  private:
   struct Access {

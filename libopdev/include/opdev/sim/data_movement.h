@@ -33,9 +33,12 @@ struct FixOptions {
   float scale = 1.0f;
 };
 // `fix`: the source is an Acc tile and the transfer goes through FIX; nullptr for Vec (MTE3),
-// which does not convert (a dtype difference is reported).
+// which does not convert (a dtype difference is reported). Given `changed` (with `touched`),
+// the store also appends the elements whose bytes it changed: a store of the bytes an element
+// already holds leaves the same result in whichever order the writers land.
 std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& src,
                              const std::vector<int64_t>& offsets, int core_id,
-                             const FixOptions* fix = nullptr, TouchedRuns* touched = nullptr);
+                             const FixOptions* fix = nullptr, TouchedRuns* touched = nullptr,
+                             TouchedRuns* changed = nullptr);
 
 }  // namespace opdev::sim
