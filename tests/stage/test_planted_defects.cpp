@@ -128,9 +128,12 @@ const std::vector<Planted>& Table() {
       {"kernel: the first tile is skipped", false, false,
        {{"pl.range(core_id, num_tiles, num_cores)", "pl.range(core_id + 1, num_tiles, num_cores)"}},
        "implementation_error", "softmax_tile_group_kernel[None, block_dim](x, y)", "cores", ""},
-      {"kernel: every core walks every later tile", false, false,
-       {{"pl.range(core_id, num_tiles, num_cores)", "pl.range(core_id, num_tiles, 1)"}},
-       "implementation_error", "pl.store(y, out_slot, [row_off, 0])", "cores", ""},
+      // Cores overwrite each other's rows with other values. (Every core walking every later
+      // tile stores the same values twice: the result does not depend on the order, so it is
+      // the SIM-OUT-MULTI-CORE-SAME warning and the run passes; tests/sim/test_hazards.cpp.)
+      {"kernel: every core stores its tiles at row 0", false, false,
+       {{"pl.store(y, out_slot, [row_off, 0])", "pl.store(y, out_slot, [0, 0])"}},
+       "implementation_error", "pl.store(y, out_slot, [0, 0])", "cores", ""},
       {"kernel: load after the VF call", false, false,
        {{"            pl.load(in_slot, x, [row_off, 0])\n", ""},
         {"            softmax_rows_vf(in_slot, out_slot, valid_rows, cols)\n",

@@ -128,6 +128,11 @@ Diagnosis Diagnose(DiagnoseInput in) {
   // an operand dtype is "by dtype". A never-written value read is the producer/consumer row
   // only when the shapes do not separate (a tail read of padding is a tail). An out-of-range
   // DMA on tail cases stays "only tails fail".
+  // A second core's store of the same values (SIM-OUT-MULTI-CORE-SAME, a warning: the result
+  // does not depend on the order) names the cores row too when it is what the route chose: the
+  // output split is wrong.
+  if (!d.root.code.empty() && d.root.code.find("OUT-MULTI-CORE-SAME") != std::string::npos)
+    d.separation.symptom = Symptom::kCores;
   if (!d.root.code.empty() && d.root.basis == "error_hazard") {
     const std::string& c = d.root.code;
     if (c.find("GM-RACE") != std::string::npos)
