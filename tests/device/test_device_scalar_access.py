@@ -138,3 +138,20 @@ def test_two_cores_writing_one_element_is_a_race():
     assert info.value.code == "SIM-OUT-MULTI-CORE"
     every_core_writes_zero_kernel[None, 1](out)
     assert out[0].item() == 0
+
+
+@pl.jit
+def every_core_writes_seven_kernel(out: pl.Tensor[[8], pl.DT_INT32]):
+    with pl.section_vector():
+        out[0] = 7
+
+
+def test_two_cores_writing_the_same_value_is_a_warning():
+    import warnings
+    out = torch.zeros([8], dtype=torch.int32, device=DEVICE)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        every_core_writes_seven_kernel[None, 2](out)
+    found = [w for w in caught if issubclass(w.category, device.SimulatorWarning)]
+    assert any("SIM-OUT-MULTI-CORE-SAME" in str(w.message) for w in found)
+    assert int(out.cpu()[0]) == 7

@@ -132,14 +132,25 @@ void WriteAt(Interp& in, const Value& c, int64_t off, const Value& v, int line, 
   const double x = in.ToDouble(v, line, "value");
   if (c.kind == VK::kTensor) {
     GmTensor& g = c.As<GmTensor>();
+    const size_t es = DTypeSize(g.dtype);
+    uint8_t before[16];  // an element is at most 8 bytes
+    std::memcpy(before, g.data.data() + off * static_cast<int64_t>(es), es);
     g.SetFromDouble(off, x);
     const int32_t core_id = in.core ? in.core->ordinal : 0;
     int32_t& w = g.writer[off];
     if (w >= 0 && w != core_id && !g.multi_writer_reported) {
-      g.multi_writer_reported = true;
-      in.sink.Report(hazard::kOutputMultiWriter, line,
-                     absl::StrFormat("core %d writes element %d of tensor '%s' already written by core %d", core_id,
-                                     off, g.name, w));
+      // The same bytes again do not depend on the order (as pl.store: SIM-OUT-MULTI-CORE-SAME).
+      if (std::memcmp(before, g.data.data() + off * static_cast<int64_t>(es), es) == 0) {
+        in.sink.Report(hazard::kOutputMultiWriterSame, line,
+                       absl::StrFormat("core %d writes element %d of tensor '%s' already written by core %d, with "
+                                       "the same value (each output region is written by one core)",
+                                       core_id, off, g.name, w));
+      } else {
+        g.multi_writer_reported = true;
+        in.sink.Report(hazard::kOutputMultiWriter, line,
+                       absl::StrFormat("core %d writes element %d of tensor '%s' already written by core %d", core_id,
+                                       off, g.name, w));
+      }
     }
     if (w < 0) w = core_id;
     if (!g.origin.empty()) {
