@@ -310,3 +310,28 @@ def test_a_one_column_vec_tile_is_column_major():
     z = torch.zeros([16, 1], device=DEVICE)
     row_sum_column_kernel(x, z)
     torch.testing.assert_close(z.cpu(), x.cpu().sum(dim=1, keepdim=True), rtol=1e-5, atol=1e-5)
+
+
+@pl.jit(auto_mutex=True)
+def argmax_kernel(x: pl.Tensor[[16, 64], pl.DT_FP32], rows: pl.Tensor[[16, 1], pl.DT_INT32],
+                  cols: pl.Tensor[[1, 64], pl.DT_INT32]):
+    ga = pl.make_tile_group(type=_vec([16, 64], pl.DT_FP32), addrs=0x0000, mutex_ids=[0])
+    gt = pl.make_tile_group(type=_vec([16, 64], pl.DT_FP32), addrs=0x1000, mutex_ids=[1])
+    gr = pl.make_tile_group(type=_vec([16, 1], pl.DT_INT32), addrs=0x2000, mutex_ids=[2])
+    gc = pl.make_tile_group(type=_vec([1, 64], pl.DT_INT32), addrs=0x2100, mutex_ids=[3])
+    with pl.section_vector():
+        a, tmp, r, c = ga.current(), gt.current(), gr.current(), gc.current()
+        pl.load(a, x, [0, 0])
+        pl.argmax(r, a, tmp, dim=0)
+        pl.argmin(c, a, tmp, dim=1)
+        pl.store(rows, r, [0, 0])
+        pl.store(cols, c, [0, 0])
+
+
+def test_argmax_argmin_index_the_extremes():
+    x = torch.randn([16, 64], device=DEVICE)
+    rows = torch.zeros([16, 1], dtype=torch.int32, device=DEVICE)
+    cols = torch.zeros([1, 64], dtype=torch.int32, device=DEVICE)
+    argmax_kernel(x, rows, cols)
+    assert torch.equal(rows.cpu(), x.cpu().argmax(dim=1, keepdim=True).int())
+    assert torch.equal(cols.cpu(), x.cpu().argmin(dim=0, keepdim=True).int())

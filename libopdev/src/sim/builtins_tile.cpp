@@ -556,6 +556,21 @@ Value ReduceFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   return Value::None();
 }
 
+template <bool IS_MAX>
+Value ArgReduceFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, IS_MAX ? "pl.argmax" : "pl.argmin");
+  RequireKernel(a);
+  Tile& out = a.TileArg(0, "out");
+  Tile& src = a.TileArg(1, "src");
+  int64_t dim = 0;
+  if (const Value* d = a.Get(99, "dim")) dim = in.ToInt(*d, call.line, "dim");
+  if (dim != 0 && dim != 1) a.Fail(absl::StrFormat("dim must be 0 or 1, got %d", dim));
+  Consume(in, out);
+  Consume(in, src);
+  ReportIssues(in, call.line, tileop::ArgReduce(in.Mem(), IS_MAX, out, src, static_cast<int>(dim)));
+  return Value::None();
+}
+
 template <tileop::Bin OP, int DIM>
 Value ExpandFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   Args a(in, call, pos, kw, "pl expand op");
@@ -865,6 +880,8 @@ void RegisterTileBuiltins(BuiltinTable& t) {
   t["pl.partmin"] = PartFn<tileop::Bin::kMin>;
   t["pl.partmul"] = PartFn<tileop::Bin::kMul>;
   t["pl.transpose"] = TransposeFn;
+  t["pl.argmax"] = ArgReduceFn<true>;
+  t["pl.argmin"] = ArgReduceFn<false>;
   t["pl.fill_index"] = FillIndexFn;
   for (const char* n : {"pl.system.bar_m", "pl.system.bar_mte1", "pl.system.bar_mte2", "pl.system.bar_mte3",
                         "pl.system.bar_fix", "pl.system.bar_all", "pl.system.bar_v", "pl.system.sync_src",

@@ -446,6 +446,37 @@ std::vector<Issue> Reduce(CoreMemory& mem, Red op, Tile& out, const Tile& src, i
   return issues;
 }
 
+std::vector<Issue> ArgReduce(CoreMemory& mem, bool is_max, Tile& out, const Tile& src, int dim) {
+  std::vector<Issue> issues;
+  const char* name = is_max ? "pl.argmax" : "pl.argmin";
+  if (out.type.dtype != DType::kInt32 && out.type.dtype != DType::kUInt32)
+    issues.push_back({hazard::kTypeMismatch,
+                      absl::StrFormat("%s: index tile '%s' is %s; the indices are DT_INT32 or DT_UINT32", name,
+                                      out.name, std::string(DTypeName(out.type.dtype)))});
+  if (dim == 0 && out.type.shape[1] != 1)
+    issues.push_back({hazard::kTileShapeAlign,
+                      absl::StrFormat("%s dim=0: index tile '%s' must be a [rows, 1] tile", name, out.name)});
+  if (!issues.empty()) return issues;
+  View vo = V(mem, out), vs = V(mem, src);
+  int64_t undef = 0;
+  const int64_t outer = dim == 0 ? src.valid_rows : src.valid_cols;
+  const int64_t inner = dim == 0 ? src.valid_cols : src.valid_rows;
+  for (int64_t i = 0; i < outer; ++i) {
+    bool u = false;
+    int64_t best = 0;
+    double bv = 0;
+    for (int64_t k = 0; k < inner; ++k) {
+      const double x = dim == 0 ? vs.Get(i, k, &u) : vs.Get(k, i, &u);
+      if (k == 0 || (is_max ? x > bv : x < bv)) { bv = x; best = k; }
+    }
+    undef += u;
+    if (dim == 0) vo.SetInt(i, 0, best, !u);
+    else vo.SetInt(0, i, best, !u);
+  }
+  ReportUndef(issues, undef, name, out);
+  return issues;
+}
+
 std::vector<Issue> Expand(CoreMemory& mem, Bin op, Tile& out, const Tile& src, const Tile& vec,
                           int dim) {
   std::vector<Issue> issues;

@@ -51,6 +51,10 @@ std::vector<Issue> Cast(CoreMemory& mem, Tile& out, const Tile& a);
 std::vector<Issue> Expands(CoreMemory& mem, Tile& out, double s);
 // dim=0: per row over the columns into out[R,1] (DN); dim=1: per column into out[1,C].
 std::vector<Issue> Reduce(CoreMemory& mem, Red op, Tile& out, const Tile& src, int dim);
+// argmax.md/argmin.md: the column index of each row's extreme (dim=0, out [R,1]) or the row
+// index of each column's (dim=1, out [1,C]) into an INT32/UINT32 tile; of equal extremes the
+// first index (the docs do not say which).
+std::vector<Issue> ArgReduce(CoreMemory& mem, bool is_max, Tile& out, const Tile& src, int dim);
 // dim=0: vec is [R,1]; dim=1: vec is [1,C]. out = src (op) broadcast(vec).
 std::vector<Issue> Expand(CoreMemory& mem, Bin op, Tile& out, const Tile& src, const Tile& vec,
                           int dim);
