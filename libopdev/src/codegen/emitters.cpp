@@ -200,8 +200,12 @@ std::vector<py::StmtPtr> EmitHelpers(const GenContext& ctx) {
   const std::string golden_fn = ctx.golden_fn.empty() ? ctx.golden_cpu : ctx.golden_fn;
   Append(&out,
          "def _make_input(shape, dtype, low, high, device):\n"
-         "    \"\"\"Seeded input of the SPEC dtype, uniform over the SPEC value range.\"\"\"\n"
-         "    if dtype.is_floating_point:\n"
+         "    \"\"\"Seeded input of the SPEC dtype inside the SPEC value range: standard normal\n"
+         "    when the range holds [-3, 3] (the range is the legal domain, not a distribution),\n"
+         "    uniform over a narrower range.\"\"\"\n"
+         "    if dtype.is_floating_point and low <= -3 and high >= 3:\n"
+         "        data = torch.randn(shape, dtype=torch.float32).clamp_(low, high)\n"
+         "    elif dtype.is_floating_point:\n"
          "        data = torch.empty(shape, dtype=torch.float32).uniform_(low, high)\n"
          "    else:\n"
          "        data = torch.randint(int(low), int(high) + 1, shape, dtype=torch.int64)\n"

@@ -12,8 +12,10 @@
 
 #include <boost/json/serialize.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <algorithm>
 #include <random>
 
 namespace fs = std::filesystem;
@@ -76,7 +78,14 @@ absl::StatusOr<SimRunResult> RunOnSimulator(const SimRunOptions& opts) {
       std::int64_t n = 1;
       for (auto d : in.shape) n *= d;
       std::vector<double> values(static_cast<size_t>(std::max<std::int64_t>(n, 0)));
-      if (in.value_range && IsFloating(in.dtype)) {
+      if (in.value_range && IsFloating(in.dtype) && in.value_range->first <= -3.0 && in.value_range->second >= 3.0) {
+        // A range holding [-3, 3] is the domain of legal inputs, not a distribution: typical
+        // values are standard normal (the pipeline's tests draw torch.randn), kept inside the
+        // range. Uniform draws over a range as wide as float16's make a correct kernel fail
+        // scheme A (softmax: the exact result rounded to float16 fails mean_rel_error).
+        for (auto& v : values)
+          v = std::clamp(normal(rng), in.value_range->first, in.value_range->second);
+      } else if (in.value_range && IsFloating(in.dtype)) {
         std::uniform_real_distribution<double> uniform(in.value_range->first, in.value_range->second);
         for (auto& v : values) v = uniform(rng);
       } else if (in.value_range) {
