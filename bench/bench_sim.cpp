@@ -33,15 +33,15 @@ opdev::precision::Tensor Input(int64_t rows, int64_t cols) {
   return *opdev::precision::Tensor::FromDoubles(opdev::DType::kFloat16, {rows, cols}, v);
 }
 
-// Mean seconds of torch.softmax(x.float(), -1).half() for a [rows, cols] fp16 x, or -1.
-double TorchSeconds(int64_t rows, int64_t cols, int threads) {
+// Mean seconds of the torch expression `expr` (`threads` threads) after `setup`, timed over
+// `reps` calls after `warmup` calls, through /usr/bin/python3; -1 when torch is unavailable.
+double TorchExprSeconds(const std::string& setup, const std::string& expr, int reps, int warmup = 3, int threads = 1) {
   std::string cmd = std::string(OPDEV_PYTHON) +
                     " -c \"import torch,time\n"
-                    "torch.set_num_threads(" + std::to_string(threads) + ")\n"
-                    "x=(torch.rand(" + std::to_string(rows) + "," + std::to_string(cols) + ")*8-4).half()\n"
-                    "f=lambda: torch.softmax(x.float(),-1).half()\n"
-                    "[f() for _ in range(20)]\n"
-                    "n=300\n"
+                    "torch.set_num_threads(" + std::to_string(threads) + ")\n" + setup + "\n"
+                    "f=lambda: " + expr + "\n"
+                    "[f() for _ in range(" + std::to_string(warmup) + ")]\n"
+                    "n=" + std::to_string(reps) + "\n"
                     "t=time.perf_counter()\n"
                     "[f() for _ in range(n)]\n"
                     "print((time.perf_counter()-t)/n)\" 2>/dev/null";
@@ -53,23 +53,10 @@ double TorchSeconds(int64_t rows, int64_t cols, int threads) {
   return secs;
 }
 
-// Mean seconds of the torch expression `expr` (one thread) after `setup`, or -1.
-double TorchExprSeconds(const std::string& setup, const std::string& expr, int reps) {
-  std::string cmd = std::string(OPDEV_PYTHON) +
-                    " -c \"import torch,time\n"
-                    "torch.set_num_threads(1)\n" + setup + "\n"
-                    "f=lambda: " + expr + "\n"
-                    "[f() for _ in range(3)]\n"
-                    "n=" + std::to_string(reps) + "\n"
-                    "t=time.perf_counter()\n"
-                    "[f() for _ in range(n)]\n"
-                    "print((time.perf_counter()-t)/n)\" 2>/dev/null";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return -1;
-  double secs = -1;
-  if (std::fscanf(p, "%lf", &secs) != 1) secs = -1;
-  pclose(p);
-  return secs;
+// Mean seconds of torch.softmax(x.float(), -1).half() for a [rows, cols] fp16 x, or -1.
+double TorchSeconds(int64_t rows, int64_t cols, int threads) {
+  return TorchExprSeconds("x=(torch.rand(" + std::to_string(rows) + "," + std::to_string(cols) + ")*8-4).half()",
+                          "torch.softmax(x.float(),-1).half()", 300, 20, threads);
 }
 
 // Random [rows, cols] data of `dtype` in [lo, hi) (one torch tensor named `name`).
@@ -95,6 +82,27 @@ void ReportXTorch(benchmark::State& state, double sim_wall, double torch_secs) {
   state.counters["x_torch"] = sim_wall / static_cast<double>(state.iterations()) / torch_secs;
 }
 
+// Runs `entry` of `path` on `inputs` once per benchmark iteration; the summed wall time of the
+// runs, or -1 after SkipWithError when a run fails. `last` receives the last run's result.
+double TimedRuns(benchmark::State& state, const std::string& path, const char* entry,
+                 const std::vector<opdev::precision::Tensor>& inputs, opdev::sim::SimResult* last) {
+  opdev::sim::SimOptions opts;
+  opts.entry = entry;
+  double wall = 0;
+  for (auto _ : state) {
+    auto t0 = std::chrono::steady_clock::now();
+    auto r = opdev::sim::RunKernelFile(path, inputs, opts);
+    wall += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (!r.ok() || !r->completed || r->hazards.HasErrors()) {
+      state.SkipWithError("simulation failed");
+      return -1;
+    }
+    benchmark::DoNotOptimize(r->outputs);
+    *last = std::move(*r);
+  }
+  return wall;
+}
+
 void BM_TorchSoftmaxFp16_32x4096(benchmark::State& state) {
   double s = TorchSeconds(32, 4096, static_cast<int>(state.range(0)));
   if (s <= 0) {
@@ -109,21 +117,10 @@ BENCHMARK(BM_TorchSoftmaxFp16_32x4096)->Arg(1)->Arg(2)->UseManualTime()->Iterati
 void BM_SimSoftmaxFp16(benchmark::State& state) {
   const int64_t rows = state.range(0), cols = state.range(1);
   auto x = Input(rows, cols);
-  opdev::sim::SimOptions opts;
-  opts.entry = "softmax_wrapper";
-  int64_t lane_ops = 0;
-  double wall = 0;
-  for (auto _ : state) {
-    auto t0 = std::chrono::steady_clock::now();
-    auto r = opdev::sim::RunKernelFile(kKernel, {x}, opts);
-    wall += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (!r.ok() || !r->completed || r->hazards.HasErrors()) {
-      state.SkipWithError("simulation failed");
-      return;
-    }
-    lane_ops = r->stats.lane_ops;
-    benchmark::DoNotOptimize(r->outputs);
-  }
+  opdev::sim::SimResult last;
+  const double wall = TimedRuns(state, kKernel, "softmax_wrapper", {x}, &last);
+  if (wall < 0) return;
+  const int64_t lane_ops = last.stats.lane_ops;
   state.counters["lane_ops/s"] = benchmark::Counter(static_cast<double>(lane_ops) * static_cast<double>(state.iterations()),
                                                     benchmark::Counter::kIsRate);
   state.counters["lane_ops"] = static_cast<double>(lane_ops);
@@ -138,22 +135,10 @@ BENCHMARK(BM_SimSoftmaxFp16)->Args({32, 4096})->Args({777, 300})->MeasureProcess
 void RunTileKernel(benchmark::State& state, const char* file, const char* entry,
                    const std::vector<opdev::precision::Tensor>& inputs, const std::string& torch_setup,
                    const std::string& torch_expr) {
-  opdev::sim::SimOptions opts;
-  opts.entry = entry;
-  const std::string path = std::string(OPDEV_SOURCE_DIR) + "/tests/data/sim/" + file;
-  double wall = 0;
-  int64_t elems = 0;
-  for (auto _ : state) {
-    auto t0 = std::chrono::steady_clock::now();
-    auto r = opdev::sim::RunKernelFile(path, inputs, opts);
-    wall += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (!r.ok() || !r->completed || r->hazards.HasErrors()) {
-      state.SkipWithError("simulation failed");
-      return;
-    }
-    elems = r->stats.tile_elems;
-    benchmark::DoNotOptimize(r->outputs);
-  }
+  opdev::sim::SimResult last;
+  const double wall = TimedRuns(state, std::string(OPDEV_SOURCE_DIR) + "/tests/data/sim/" + file, entry, inputs, &last);
+  if (wall < 0) return;
+  const int64_t elems = last.stats.tile_elems;
   state.counters["tile_elems/s"] = benchmark::Counter(static_cast<double>(elems) * static_cast<double>(state.iterations()),
                                                       benchmark::Counter::kIsRate);
   ReportXTorch(state, wall, Once(torch_setup + torch_expr, [&] { return TorchExprSeconds(torch_setup, torch_expr, 50); }));
@@ -207,51 +192,24 @@ opdev::precision::Tensor Fp16(int64_t rows, int64_t cols, uint64_t seed) {
 
 // Mean seconds of torch.matmul(a, b) on FP32 [m, k] x [k, n] (the FP16 data widened), or -1.
 double TorchMatmulSeconds(int64_t m, int64_t n, int64_t k) {
-  std::string cmd = std::string(OPDEV_PYTHON) +
-                    " -c \"import torch,time\n"
-                    "torch.set_num_threads(1)\n"
-                    "a=(torch.rand(" + std::to_string(m) + "," + std::to_string(k) + ")*2-1).half().float()\n"
-                    "b=(torch.rand(" + std::to_string(k) + "," + std::to_string(n) + ")*2-1).half().float()\n"
-                    "f=lambda: torch.matmul(a,b)\n"
-                    "[f() for _ in range(3)]\n"
-                    "n=20\n"
-                    "t=time.perf_counter()\n"
-                    "[f() for _ in range(n)]\n"
-                    "print((time.perf_counter()-t)/n)\" 2>/dev/null";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return -1;
-  double secs = -1;
-  if (std::fscanf(p, "%lf", &secs) != 1) secs = -1;
-  pclose(p);
-  return secs;
+  return TorchExprSeconds("a=(torch.rand(" + std::to_string(m) + "," + std::to_string(k) + ")*2-1).half().float()\n"
+                          "b=(torch.rand(" + std::to_string(k) + "," + std::to_string(n) + ")*2-1).half().float()",
+                          "torch.matmul(a,b)", 20);
 }
 
 void BM_SimMatmulFp16(benchmark::State& state) {
   const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
   auto a = Fp16(m, k, 7);
   auto b = Fp16(k, n, 8);
-  opdev::sim::SimOptions opts;
-  opts.entry = "matmul_dynamic_wrapper";
-  double wall = 0;
-  for (auto _ : state) {
-    auto t0 = std::chrono::steady_clock::now();
-    auto r = opdev::sim::RunKernelFile(kMatmul, {a, b}, opts);
-    wall += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (!r.ok() || !r->completed || r->hazards.HasErrors()) {
-      state.SkipWithError("simulation failed");
-      return;
-    }
-    benchmark::DoNotOptimize(r->outputs);
-  }
+  opdev::sim::SimResult last;
+  const double wall = TimedRuns(state, kMatmul, "matmul_dynamic_wrapper", {a, b}, &last);
+  if (wall < 0) return;
   const double macs = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
   state.counters["MAC/s"] = benchmark::Counter(macs * static_cast<double>(state.iterations()),
                                                benchmark::Counter::kIsRate);
   // Same process run: torch is timed right after the simulated runs.
-  double t = TorchMatmulSeconds(m, n, k);
-  if (t > 0) {
-    state.counters["torch_ms"] = t * 1e3;
-    state.counters["x_torch"] = wall / static_cast<double>(state.iterations()) / t;
-  }
+  ReportXTorch(state, wall, Once("matmul" + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k),
+                                  [&] { return TorchMatmulSeconds(m, n, k); }));
 }
 BENCHMARK(BM_SimMatmulFp16)->Args({1024, 1024, 1024})->Args({1000, 1000, 1000})->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
 

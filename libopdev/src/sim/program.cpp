@@ -35,8 +35,11 @@ void CollectTargets(const py::Expr& e, std::set<std::string>& out) {
   }
 }
 
-void CollectLocals(const std::vector<py::StmtPtr>& body, std::set<std::string>& out,
-                   std::set<std::string>& globals_decl) {
+// The names the statements of `body` bind (assignment, loop and `with ... as` targets, defs,
+// classes, exception names) into `out` and the names they declare global or nonlocal into
+// `decl`; with `into_defs`, also the names bound inside nested defs and classes.
+void CollectBindings(const std::vector<py::StmtPtr>& body, bool into_defs, std::set<std::string>& out,
+                     std::set<std::string>& decl) {
   for (const auto& s : body) {
     switch (s->kind) {
       case py::StmtKind::kAssign: for (const auto& t : s->targets) CollectTargets(*t, out); break;
@@ -48,20 +51,23 @@ void CollectLocals(const std::vector<py::StmtPtr>& body, std::set<std::string>& 
         for (const auto& it : s->items) if (it.optional_vars) CollectTargets(*it.optional_vars, out);
         break;
       case py::StmtKind::kGlobal: case py::StmtKind::kNonlocal:
-        for (const auto& n : s->identifiers) globals_decl.insert(n);
+        for (const auto& n : s->identifiers) decl.insert(n);
         break;
-      case py::StmtKind::kFunctionDef: case py::StmtKind::kClassDef: out.insert(s->name); break;
+      case py::StmtKind::kFunctionDef: case py::StmtKind::kClassDef:
+        out.insert(s->name);
+        if (!into_defs) continue;
+        break;
       case py::StmtKind::kTry:
         for (const auto& h : s->handlers) {
           if (!h.name.empty()) out.insert(h.name);
-          CollectLocals(h.body, out, globals_decl);
+          CollectBindings(h.body, into_defs, out, decl);
         }
-        CollectLocals(s->finalbody, out, globals_decl);
+        CollectBindings(s->finalbody, into_defs, out, decl);
         break;
       default: break;
     }
-    CollectLocals(s->body, out, globals_decl);
-    CollectLocals(s->orelse, out, globals_decl);
+    CollectBindings(s->body, into_defs, out, decl);
+    CollectBindings(s->orelse, into_defs, out, decl);
   }
 }
 
@@ -526,7 +532,7 @@ void LowerFunction(FuncIR& f, Program& prog, HazardSink& sink) {
       f.params.push_back({arg.arg, arg.annotation.get()});
       names.insert(arg.arg);
     }
-  CollectLocals(def.body, names, globals_decl);
+  CollectBindings(def.body, /*into_defs=*/true, names, globals_decl);
   for (const auto& g : globals_decl) names.erase(g);
   // Parameters first, in order, then the other locals sorted.
   for (const auto& p : f.params) {
@@ -634,37 +640,7 @@ void ScopeNames(const py::Stmt& def, std::set<std::string>& out) {
     if (a.vararg) out.insert(a.vararg->arg);
     if (a.kwarg) out.insert(a.kwarg->arg);
   }
-  std::vector<const std::vector<py::StmtPtr>*> work{&def.body};
-  while (!work.empty()) {
-    const auto* body = work.back();
-    work.pop_back();
-    for (const auto& s : *body) {
-      switch (s->kind) {
-        case py::StmtKind::kAssign: for (const auto& t : s->targets) CollectTargets(*t, out); break;
-        case py::StmtKind::kAugAssign: case py::StmtKind::kAnnAssign:
-          if (s->target) CollectTargets(*s->target, out);
-          break;
-        case py::StmtKind::kFor: if (s->target) CollectTargets(*s->target, out); break;
-        case py::StmtKind::kWith:
-          for (const auto& it : s->items) if (it.optional_vars) CollectTargets(*it.optional_vars, out);
-          break;
-        case py::StmtKind::kGlobal: case py::StmtKind::kNonlocal:
-          for (const auto& n : s->identifiers) decl.insert(n);
-          break;
-        case py::StmtKind::kFunctionDef: case py::StmtKind::kClassDef: out.insert(s->name); continue;
-        case py::StmtKind::kTry:
-          for (const auto& h : s->handlers) {
-            if (!h.name.empty()) out.insert(h.name);
-            work.push_back(&h.body);
-          }
-          work.push_back(&s->finalbody);
-          break;
-        default: break;
-      }
-      work.push_back(&s->body);
-      work.push_back(&s->orelse);
-    }
-  }
+  CollectBindings(def.body, /*into_defs=*/false, out, decl);
   for (const auto& n : decl) out.erase(n);
 }
 

@@ -10,7 +10,6 @@
 #include <limits>
 #include <string>
 #include <type_traits>
-#include <vector>
 
 namespace opdev::sim {
 
@@ -35,15 +34,6 @@ MaskReg MaskReg::FirstN(int64_t count, int width) {
 namespace vf {
 namespace {
 
-const float* HalfTable() {
-  static const std::vector<float> table = [] {
-    std::vector<float> t(65536);
-    for (uint32_t i = 0; i < 65536; ++i) t[i] = HalfToFloat(static_cast<uint16_t>(i));
-    return t;
-  }();
-  return table.data();
-}
-
 // Lanes of the narrowest (1-byte) dtype: every per-lane scratch array has this many, so a
 // register of any dtype fits (ToF32 of an int8 register writes 256 lanes).
 constexpr int kMaxLanes = kVRegBytes;
@@ -52,15 +42,34 @@ bool IsFloatReg(DType t) {
   return t == DType::kFloat32 || t == DType::kFloat16 || t == DType::kBFloat16;
 }
 
+// binary16 -> binary32 over N lanes, exactly HalfToFloat's result for every pattern (NaN
+// payloads kept, not quieted), without a branch or a table, so the compiler vectorises it:
+// normal numbers rebias the exponent, Inf/NaN set the fp32 exponent, subnormals and zeros
+// are man * 2^-24 (exact in fp32); the sign is ORed in.
+template <int N>
+void F32FromHalves(const uint16_t* __restrict in, float* __restrict out) {
+  for (int i = 0; i < N; ++i) {
+    const uint32_t h = in[i];
+    const uint32_t em = h & 0x7FFFu;
+    const uint32_t exp = em >> 10;
+    const uint32_t normal = (em << 13) + (112u << 23);
+    const uint32_t special = (em << 13) | 0x7F800000u;
+    const uint32_t sub = FloatToBits(static_cast<float>(static_cast<int32_t>(em)) * 5.9604644775390625e-08f);
+    const uint32_t is_sub = 0u - static_cast<uint32_t>(exp == 0);
+    const uint32_t is_special = 0u - static_cast<uint32_t>(exp == 0x1Fu);
+    const uint32_t v = (sub & is_sub) | (special & is_special) | (normal & ~(is_sub | is_special));
+    out[i] = BitsToFloat(((h & 0x8000u) << 16) | v);
+  }
+}
+
 // Lanes of a float register as fp32 (exact).
 void ToF32(const VReg& r, float* out) {
   switch (r.dtype) {
     case DType::kFloat32: std::memcpy(out, r.raw.data(), kVRegBytes); return;
     case DType::kFloat16: {
-      const float* t = HalfTable();
       uint16_t h[128];
       std::memcpy(h, r.raw.data(), kVRegBytes);
-      for (int i = 0; i < 128; ++i) out[i] = t[h[i]];
+      F32FromHalves<128>(h, out);
       return;
     }
     case DType::kBFloat16: {
@@ -385,16 +394,16 @@ VReg ExpSub(const VReg& a, const VReg& b, const MaskReg& m, DType out_dtype, Cas
   VReg r;
   r.dtype = out_dtype;
   if (a.dtype == DType::kFloat16 && b.dtype == DType::kFloat16 && out_dtype == DType::kFloat32) {
-    // The softmax path: only the 64 source lanes of the chosen half are widened.
-    const float* t = HalfTable();
+    // The softmax path: both sources widened in one vectorised pass, `exp` on the 64 lanes of
+    // the chosen half only.
     const int off = layout == CastLayout::kOne ? 1 : 0;
-    uint16_t ha[128], hb[128];
-    std::memcpy(ha, a.raw.data(), kVRegBytes);
-    std::memcpy(hb, b.raw.data(), kVRegBytes);
+    alignas(64) float x[128], y[128];
+    ToF32(a, x);
+    ToF32(b, y);
     alignas(64) float z[64];
     for (int i = 0; i < 64; ++i) {
       const int s = 2 * i + off;
-      z[i] = m.bit[s * 2] ? std::exp(t[ha[s]] - t[hb[s]]) : 0.0f;
+      z[i] = m.bit[s * 2] ? std::exp(x[s] - y[s]) : 0.0f;
     }
     std::memcpy(r.raw.data(), z, kVRegBytes);
     r.any_undef = false;
