@@ -3,6 +3,8 @@
 
 #include "opdev/sim/hazards.h"
 
+#include "lane_convert.h"
+
 #include "absl/strings/str_format.h"
 
 #include <algorithm>
@@ -68,6 +70,114 @@ struct View {
   }
 };
 
+// fp32 maximum / minimum with the C library's fmaxf / fminf semantics (a NaN operand yields
+// the other one). One out-of-line instance serves the per-element and the row loops: inlined,
+// the compiler may swap the operands of this commutative call per call site, which changes
+// which NaN (of two) or which zero (of +0 and -0) is returned.
+[[gnu::noinline]] float MaxF(float a, float b) { return std::fmax(a, b); }
+[[gnu::noinline]] float MinF(float a, float b) { return std::fmin(a, b); }
+
+// ---- row loops ---------------------------------------------------------------------------
+// A row of an ND tile of a float dtype (fp32, fp16, bf16) lies contiguously in memory; when
+// the whole row is inside the buffer, the operations below convert it to fp32 in one pass,
+// compute the row in typed loops and round it back in one pass, instead of a dtype dispatch
+// and a written-flag check per element. A row whose elements are not all written (or that
+// leaves the buffer, or a tile of another layout or dtype) takes the per-element path, so
+// undefined-element counts, flags and results are those of the per-element loops.
+
+constexpr int64_t kRowChunk = 512;  // elements per pass (rows longer than this go in chunks)
+
+bool RowFloat(DType t) { return t == DType::kFloat32 || t == DType::kFloat16 || t == DType::kBFloat16; }
+
+// Byte offset of elements [c0, c0 + n) of row r when they are contiguous and inside the
+// buffer, else -1.
+int64_t RowBytes(const View& v, int64_t r, int64_t c0, int64_t n) {
+  if (!RowFloat(v.t->type.dtype) || v.t->type.EffectiveLayout() != Layout::kND) return -1;
+  const uint64_t off = v.t->addr + v.t->ElementOffset(r, c0);
+  if (off + static_cast<uint64_t>(n) * v.t->elem_size() > v.buf->bytes.size()) return -1;
+  return static_cast<int64_t>(off);
+}
+
+// Elements [c0, c0 + n) of row r as fp32 (exact) when the row is contiguous and every byte
+// of it was written; false otherwise (nothing read).
+bool LoadRow(const View& v, int64_t r, int64_t c0, int64_t n, float* x) {
+  const int64_t off = RowBytes(v, r, c0, n);
+  if (off < 0) return false;
+  const size_t bytes = static_cast<size_t>(n) * v.t->elem_size();
+  if (std::memchr(v.buf->written.data() + off, 0, bytes) != nullptr) return false;
+  const uint8_t* p = v.buf->bytes.data() + off;
+  alignas(64) uint16_t h[kRowChunk];
+  switch (v.t->type.dtype) {
+    case DType::kFloat32: std::memcpy(x, p, bytes); break;
+    case DType::kFloat16: std::memcpy(h, p, bytes); F32FromHalvesN(h, x, n); break;
+    default: std::memcpy(h, p, bytes); F32FromBFloat16N(h, x, n); break;
+  }
+  return true;
+}
+
+// Stores fp32 values into elements [c0, c0 + n) of row r (the caller checked RowBytes),
+// rounding to nearest even as StoreScalar does, with their written flags and provenance.
+void StoreRow(View& v, int64_t r, int64_t c0, int64_t n, const float* z, bool defined) {
+  const int64_t off = RowBytes(v, r, c0, n);
+  const size_t bytes = static_cast<size_t>(n) * v.t->elem_size();
+  uint8_t* p = v.buf->bytes.data() + off;
+  alignas(64) uint16_t h[kRowChunk];
+  switch (v.t->type.dtype) {
+    case DType::kFloat32: std::memcpy(p, z, bytes); break;
+    case DType::kFloat16: HalvesFromF32N(z, h, n); std::memcpy(p, h, bytes); break;
+    default: BFloat16FromF32N(z, h, n); std::memcpy(p, h, bytes); break;
+  }
+  std::memset(v.buf->written.data() + off, defined ? 1 : 0, bytes);
+  if (!v.buf->origin.empty()) std::fill_n(v.buf->origin.begin() + off, bytes, WriteOrigin{v.line, -1, 0});
+}
+
+// Whether reading `in` row by row while writing `out` row by row gives what the per-element
+// loop gives: the rows of the two are the same bytes (element c read before it is written)
+// or do not overlap.
+bool RowSafe(const View& out, int64_t r, const View& in, int64_t r_in, int64_t c0, int64_t n) {
+  if (out.buf != in.buf) return true;
+  const int64_t o = RowBytes(out, r, c0, n), i = RowBytes(in, r_in, c0, n);
+  const int64_t ol = n * static_cast<int64_t>(out.t->elem_size()), il = n * static_cast<int64_t>(in.t->elem_size());
+  if (o == i && ol == il) return true;
+  return o + ol <= i || i + il <= o;
+}
+
+// Whether element (r, c) of `in`, read once for a whole row of `out`, stays unchanged while
+// that row is written (its bytes are outside the row).
+bool ElementOutsideRow(const View& out, int64_t r, int64_t cols, const View& in, int64_t ri, int64_t ci) {
+  if (out.buf != in.buf) return true;
+  const int64_t o = RowBytes(out, r, 0, cols);
+  const int64_t ol = cols * static_cast<int64_t>(out.t->elem_size());
+  const int64_t e = static_cast<int64_t>(in.t->addr + in.t->ElementOffset(ri, ci));
+  return e + static_cast<int64_t>(in.t->elem_size()) <= o || o + ol <= e;
+}
+
+// The fp32 binary operation of ApplyBin over n lanes.
+void RowBin(Bin op, const float* x, const float* y, float* z, int64_t n) {
+  switch (op) {
+    case Bin::kAdd: for (int64_t i = 0; i < n; ++i) z[i] = x[i] + y[i]; break;
+    case Bin::kSub: for (int64_t i = 0; i < n; ++i) z[i] = x[i] - y[i]; break;
+    case Bin::kMul: for (int64_t i = 0; i < n; ++i) z[i] = x[i] * y[i]; break;
+    case Bin::kDiv: for (int64_t i = 0; i < n; ++i) z[i] = x[i] / y[i]; break;
+    case Bin::kMax: for (int64_t i = 0; i < n; ++i) z[i] = MaxF(x[i], y[i]); break;
+    case Bin::kMin: for (int64_t i = 0; i < n; ++i) z[i] = MinF(x[i], y[i]); break;
+  }
+}
+
+// The fp32 unary operation of ApplyUn over n lanes.
+void RowUn(Un op, const float* x, float* z, int64_t n) {
+  switch (op) {
+    case Un::kExp: for (int64_t i = 0; i < n; ++i) z[i] = std::exp(x[i]); break;
+    case Un::kLog: for (int64_t i = 0; i < n; ++i) z[i] = std::log(x[i]); break;
+    case Un::kSqrt: for (int64_t i = 0; i < n; ++i) z[i] = std::sqrt(x[i]); break;
+    case Un::kRsqrt: for (int64_t i = 0; i < n; ++i) z[i] = 1.0f / std::sqrt(x[i]); break;
+    case Un::kAbs: for (int64_t i = 0; i < n; ++i) z[i] = std::fabs(x[i]); break;
+    case Un::kNeg: for (int64_t i = 0; i < n; ++i) z[i] = -x[i]; break;
+    case Un::kRelu: for (int64_t i = 0; i < n; ++i) z[i] = x[i] > 0 ? x[i] : 0.0f; break;
+    case Un::kRecip: for (int64_t i = 0; i < n; ++i) z[i] = 1.0f / x[i]; break;
+  }
+}
+
 View V(CoreMemory& mem, const Tile& t) { return View{&mem.Get(t.type.space), &t, mem.op_line}; }
 
 // Rounds through fp32 for float dtypes (the unit computes in fp32), keeps integers exact.
@@ -86,8 +196,8 @@ double ApplyBin(Bin op, double x, double y, DType t) {
       case Bin::kSub: return a - b;
       case Bin::kMul: return a * b;
       case Bin::kDiv: return a / b;
-      case Bin::kMax: return std::fmax(a, b);
-      case Bin::kMin: return std::fmin(a, b);
+      case Bin::kMax: return MaxF(a, b);
+      case Bin::kMin: return MinF(a, b);
     }
   }
   switch (op) {
@@ -229,12 +339,22 @@ std::vector<Issue> Binary(CoreMemory& mem, Bin op, Tile& out, const Tile& a, con
   CheckSameDtype(issues, "tile binary op", a, b);
   View vo = V(mem, out), va = V(mem, a), vb = V(mem, b);
   int64_t undef = 0;
+  alignas(64) float xr[kRowChunk], yr[kRowChunk], zr[kRowChunk];
   for (int64_t r = 0; r < out.valid_rows; ++r)
-    for (int64_t c = 0; c < out.valid_cols; ++c) {
-      bool u = false;
-      double x = va.Get(r, c, &u), y = vb.Get(r, c, &u);
-      undef += u;
-      vo.Set(r, c, ApplyBin(op, x, y, out.type.dtype), !u);
+    for (int64_t c0 = 0; c0 < out.valid_cols; c0 += kRowChunk) {
+      const int64_t n = std::min(kRowChunk, out.valid_cols - c0);
+      if (RowBytes(vo, r, c0, n) >= 0 && RowSafe(vo, r, va, r, c0, n) && RowSafe(vo, r, vb, r, c0, n) &&
+          LoadRow(va, r, c0, n, xr) && LoadRow(vb, r, c0, n, yr)) {
+        RowBin(op, xr, yr, zr, n);
+        StoreRow(vo, r, c0, n, zr, true);
+        continue;
+      }
+      for (int64_t c = c0; c < c0 + n; ++c) {
+        bool u = false;
+        double x = va.Get(r, c, &u), y = vb.Get(r, c, &u);
+        undef += u;
+        vo.Set(r, c, ApplyBin(op, x, y, out.type.dtype), !u);
+      }
     }
   ReportUndef(issues, undef, "tile binary op", out);
   return issues;
@@ -246,12 +366,23 @@ std::vector<Issue> BinaryScalar(CoreMemory& mem, Bin op, Tile& out, const Tile& 
   View vo = V(mem, out), va = V(mem, a);
   int64_t undef = 0;
   double sv = Compute(a.type.dtype, s);
+  alignas(64) float xr[kRowChunk], yr[kRowChunk], zr[kRowChunk];
+  std::fill_n(yr, kRowChunk, static_cast<float>(sv));
   for (int64_t r = 0; r < out.valid_rows; ++r)
-    for (int64_t c = 0; c < out.valid_cols; ++c) {
-      bool u = false;
-      double x = va.Get(r, c, &u);
-      undef += u;
-      vo.Set(r, c, scalar_first ? ApplyBin(op, sv, x, out.type.dtype) : ApplyBin(op, x, sv, out.type.dtype), !u);
+    for (int64_t c0 = 0; c0 < out.valid_cols; c0 += kRowChunk) {
+      const int64_t n = std::min(kRowChunk, out.valid_cols - c0);
+      if (RowBytes(vo, r, c0, n) >= 0 && RowSafe(vo, r, va, r, c0, n) && LoadRow(va, r, c0, n, xr)) {
+        if (scalar_first) RowBin(op, yr, xr, zr, n);
+        else RowBin(op, xr, yr, zr, n);
+        StoreRow(vo, r, c0, n, zr, true);
+        continue;
+      }
+      for (int64_t c = c0; c < c0 + n; ++c) {
+        bool u = false;
+        double x = va.Get(r, c, &u);
+        undef += u;
+        vo.Set(r, c, scalar_first ? ApplyBin(op, sv, x, out.type.dtype) : ApplyBin(op, x, sv, out.type.dtype), !u);
+      }
     }
   ReportUndef(issues, undef, "tile scalar op", out);
   return issues;
@@ -261,12 +392,21 @@ std::vector<Issue> Unary(CoreMemory& mem, Un op, Tile& out, const Tile& a) {
   std::vector<Issue> issues;
   View vo = V(mem, out), va = V(mem, a);
   int64_t undef = 0;
+  alignas(64) float xr[kRowChunk], zr[kRowChunk];
   for (int64_t r = 0; r < out.valid_rows; ++r)
-    for (int64_t c = 0; c < out.valid_cols; ++c) {
-      bool u = false;
-      double x = va.Get(r, c, &u);
-      undef += u;
-      vo.Set(r, c, ApplyUn(op, x), !u);
+    for (int64_t c0 = 0; c0 < out.valid_cols; c0 += kRowChunk) {
+      const int64_t n = std::min(kRowChunk, out.valid_cols - c0);
+      if (RowBytes(vo, r, c0, n) >= 0 && RowSafe(vo, r, va, r, c0, n) && LoadRow(va, r, c0, n, xr)) {
+        RowUn(op, xr, zr, n);
+        StoreRow(vo, r, c0, n, zr, true);
+        continue;
+      }
+      for (int64_t c = c0; c < c0 + n; ++c) {
+        bool u = false;
+        double x = va.Get(r, c, &u);
+        undef += u;
+        vo.Set(r, c, ApplyUn(op, x), !u);
+      }
     }
   ReportUndef(issues, undef, "tile unary op", out);
   return issues;
@@ -403,8 +543,17 @@ std::vector<Issue> Cast(CoreMemory& mem, Tile& out, const Tile& a) {
 
 std::vector<Issue> Expands(CoreMemory& mem, Tile& out, double s) {
   View vo = V(mem, out);
+  alignas(64) float zr[kRowChunk];
+  std::fill_n(zr, kRowChunk, static_cast<float>(s));
   for (int64_t r = 0; r < out.valid_rows; ++r)
-    for (int64_t c = 0; c < out.valid_cols; ++c) vo.Set(r, c, s, true);
+    for (int64_t c0 = 0; c0 < out.valid_cols; c0 += kRowChunk) {
+      const int64_t n = std::min(kRowChunk, out.valid_cols - c0);
+      if (RowBytes(vo, r, c0, n) >= 0) {
+        StoreRow(vo, r, c0, n, zr, true);
+        continue;
+      }
+      for (int64_t c = c0; c < c0 + n; ++c) vo.Set(r, c, s, true);
+    }
   return {};
 }
 
@@ -426,10 +575,18 @@ std::vector<Issue> Reduce(CoreMemory& mem, Red op, Tile& out, const Tile& src, i
       issues.push_back({hazard::kTileShapeAlign,
                         absl::StrFormat("row reduction output '%s' must be a [rows, 1] tile with layout=pl.DN",
                                         out.name)});
+    alignas(64) float xr[kRowChunk];
     for (int64_t r = 0; r < src.valid_rows; ++r) {
       double a = init();
       bool u = false;
-      for (int64_t c = 0; c < src.valid_cols; ++c) a = acc(a, vs.Get(r, c, &u));
+      for (int64_t c0 = 0; c0 < src.valid_cols; c0 += kRowChunk) {
+        const int64_t n = std::min(kRowChunk, src.valid_cols - c0);
+        if (LoadRow(vs, r, c0, n, xr)) {
+          for (int64_t i = 0; i < n; ++i) a = acc(a, xr[i]);
+          continue;
+        }
+        for (int64_t c = c0; c < c0 + n; ++c) a = acc(a, vs.Get(r, c, &u));
+      }
       undef += u;
       vo.Set(r, 0, a, !u);
     }
@@ -482,14 +639,39 @@ std::vector<Issue> Expand(CoreMemory& mem, Bin op, Tile& out, const Tile& src, c
   std::vector<Issue> issues;
   View vo = V(mem, out), vs = V(mem, src), vv = V(mem, vec);
   int64_t undef = 0;
-  for (int64_t r = 0; r < out.valid_rows; ++r)
-    for (int64_t c = 0; c < out.valid_cols; ++c) {
-      bool u = false;
-      double x = vs.Get(r, c, &u);
-      double y = dim == 0 ? vv.Get(r, 0, &u) : vv.Get(0, c, &u);
-      undef += u;
-      vo.Set(r, c, ApplyBin(op, x, y, out.type.dtype), !u);
+  alignas(64) float xr[kRowChunk], yr[kRowChunk], zr[kRowChunk];
+  for (int64_t r = 0; r < out.valid_rows; ++r) {
+    // dim 0: the row's one vec element, read once when no write of the row can change it.
+    bool row_u = false;
+    double row_y = 0;
+    const bool row_typed = RowBytes(vo, r, 0, out.valid_cols) >= 0 &&
+                           (dim != 0 || ElementOutsideRow(vo, r, out.valid_cols, vv, r, 0));
+    if (row_typed && dim == 0) row_y = vv.Get(r, 0, &row_u);
+    for (int64_t c0 = 0; c0 < out.valid_cols; c0 += kRowChunk) {
+      const int64_t n = std::min(kRowChunk, out.valid_cols - c0);
+      if (row_typed && RowSafe(vo, r, vs, r, c0, n) && LoadRow(vs, r, c0, n, xr)) {
+        if (dim == 0) {
+          std::fill_n(yr, n, static_cast<float>(row_y));
+          RowBin(op, xr, yr, zr, n);
+          StoreRow(vo, r, c0, n, zr, !row_u);
+          undef += row_u ? n : 0;
+          continue;
+        }
+        if (RowSafe(vo, r, vv, 0, c0, n) && LoadRow(vv, 0, c0, n, yr)) {
+          RowBin(op, xr, yr, zr, n);
+          StoreRow(vo, r, c0, n, zr, true);
+          continue;
+        }
+      }
+      for (int64_t c = c0; c < c0 + n; ++c) {
+        bool u = false;
+        double x = vs.Get(r, c, &u);
+        double y = dim == 0 ? vv.Get(r, 0, &u) : vv.Get(0, c, &u);
+        undef += u;
+        vo.Set(r, c, ApplyBin(op, x, y, out.type.dtype), !u);
+      }
     }
+  }
   ReportUndef(issues, undef, "tile expand op", out);
   return issues;
 }

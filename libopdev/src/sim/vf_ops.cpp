@@ -2,6 +2,8 @@
 // computed over all lanes in tight loops, masked, and narrowed back with exact RNE rounding.
 #include "opdev/sim/vf_ops.h"
 
+#include "lane_convert.h"
+
 #include "opdev/sim/memory.h"
 #include "opdev/support/half.h"
 
@@ -40,26 +42,6 @@ constexpr int kMaxLanes = kVRegBytes;
 
 bool IsFloatReg(DType t) {
   return t == DType::kFloat32 || t == DType::kFloat16 || t == DType::kBFloat16;
-}
-
-// binary16 -> binary32 over N lanes, exactly HalfToFloat's result for every pattern (NaN
-// payloads kept, not quieted), without a branch or a table, so the compiler vectorises it:
-// normal numbers rebias the exponent, Inf/NaN set the fp32 exponent, subnormals and zeros
-// are man * 2^-24 (exact in fp32); the sign is ORed in.
-template <int N>
-void F32FromHalves(const uint16_t* __restrict in, float* __restrict out) {
-  for (int i = 0; i < N; ++i) {
-    const uint32_t h = in[i];
-    const uint32_t em = h & 0x7FFFu;
-    const uint32_t exp = em >> 10;
-    const uint32_t normal = (em << 13) + (112u << 23);
-    const uint32_t special = (em << 13) | 0x7F800000u;
-    const uint32_t sub = FloatToBits(static_cast<float>(static_cast<int32_t>(em)) * 5.9604644775390625e-08f);
-    const uint32_t is_sub = 0u - static_cast<uint32_t>(exp == 0);
-    const uint32_t is_special = 0u - static_cast<uint32_t>(exp == 0x1Fu);
-    const uint32_t v = (sub & is_sub) | (special & is_special) | (normal & ~(is_sub | is_special));
-    out[i] = BitsToFloat(((h & 0x8000u) << 16) | v);
-  }
 }
 
 // Lanes of a float register as fp32 (exact).
@@ -103,30 +85,6 @@ inline uint16_t FastHalf(float v) {
     return static_cast<uint16_t>(sign | h);
   }
   return FloatToHalf(v);
-}
-
-// FastHalf over N lanes, vectorisable: a branch-free pass (normal results by integer
-// rounding, subnormal and zero results by adding 0.5f, whose ulp is the fp16 subnormal step —
-// exact under the default round-to-nearest-even mode that every fp32 operation of the
-// simulator relies on), then FloatToHalf for lanes at or beyond the fp16 overflow threshold,
-// Inf and NaN.
-template <int N>
-void HalvesFromF32(const float* __restrict in, uint16_t* __restrict out) {
-  for (int i = 0; i < N; ++i) {
-    const uint32_t x = FloatToBits(in[i]);
-    const uint32_t a = x & 0x7FFFFFFFu;
-    const uint32_t normal = (a + 0x0FFFu + ((a >> 13) & 1u) - 0x38000000u) >> 13;
-    const uint32_t sub = FloatToBits(BitsToFloat(a) + 0.5f) - 0x3F000000u;
-    const uint32_t lo = 0u - static_cast<uint32_t>(a < 0x38800000u);  // select without a branch
-    const uint32_t h = (sub & lo) | (normal & ~lo);
-    out[i] = static_cast<uint16_t>(((x >> 16) & 0x8000u) | h);
-  }
-  uint32_t big = 0;
-  for (int i = 0; i < N; ++i) big |= (FloatToBits(in[i]) & 0x7FFFFFFFu) >= 0x477FF000u ? 1u : 0u;
-  if (big) {
-    for (int i = 0; i < N; ++i)
-      if ((FloatToBits(in[i]) & 0x7FFFFFFFu) >= 0x477FF000u) out[i] = FloatToHalf(in[i]);
-  }
 }
 
 // Writes fp32 lanes into r (r.dtype decides the storage), rounding to nearest even.
