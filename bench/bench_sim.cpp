@@ -9,11 +9,14 @@
 // accumulation, FP16 out) on [1024,1024,1024] and a tail shape [1000,1000,1000], beside
 // torch.matmul of the same data in FP32 (one thread); counters MAC/s and x_torch.
 #include "opdev/precision/tensor.h"
+#include "opdev/sim/launch.h"
 #include "opdev/sim/simulator.h"
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <map>
 #include <cstdio>
 #include <string>
@@ -177,6 +180,39 @@ void BM_SimAddScaleTileFp16(benchmark::State& state) {
                 "(x+y)*0.5");
 }
 BENCHMARK(BM_SimAddScaleTileFp16)->Args({1024, 1024})->Unit(benchmark::kMillisecond);
+
+// Repeated launches of the VF softmax kernel through LaunchKernel (the CPU device's entry, as
+// a test file launches one kernel many times): arg 2 = 0 reuses the cached lowered program
+// (a cache hit after the first launch), 1 clears the cache before every launch (parse, lower
+// and API checks each time). Same shapes and same run: (cold - hit) / hit is the share of
+// lowering, and the [1, 128] launch bounds a cache hit's fixed cost (file hash, lookup,
+// module values, a launch of one core that simulates one row).
+void BM_LaunchSoftmaxFp16(benchmark::State& state) {
+  const int64_t rows = state.range(0), cols = state.range(1);
+  const bool cold = state.range(2) != 0;
+  auto x = Input(rows, cols);
+  std::vector<uint16_t> xin(static_cast<size_t>(rows * cols)), yout(xin.size());
+  std::memcpy(xin.data(), x.data(), xin.size() * 2);
+  opdev::sim::LaunchRequest req;
+  req.file = kKernel;
+  req.kernel = "softmax_kernel";
+  req.block_dim = std::min<int64_t>(48, (rows + 2) / 3);
+  req.tensors = {{"x", opdev::DType::kFloat16, {rows, cols}, xin.data()}, {"y", opdev::DType::kFloat16, {rows, cols}, yout.data()}};
+  req.args = {opdev::sim::HostValue::Tensor(0), opdev::sim::HostValue::Tensor(1)};
+  int64_t hits = 0;
+  for (auto _ : state) {
+    if (cold) opdev::sim::ClearLaunchCache();
+    auto r = opdev::sim::LaunchKernel(req);
+    if (!r.ok() || !r->completed || r->hazards.HasErrors()) {
+      state.SkipWithError("launch failed");
+      return;
+    }
+    hits += r->cache_hit ? 1 : 0;
+  }
+  state.counters["cache_hits"] = static_cast<double>(hits);
+}
+BENCHMARK(BM_LaunchSoftmaxFp16)->Args({32, 4096, 0})->Args({32, 4096, 1})->Args({1, 128, 0})->Args({1, 128, 1})
+    ->MeasureProcessCPUTime()->Unit(benchmark::kMicrosecond);
 
 const char* kMatmul = OPDEV_SOURCE_DIR "/tests/data/sim/matmul_dynamic_fp16.py";
 

@@ -117,11 +117,11 @@ struct RegPool {
 
 }  // namespace
 
-Value MakeReg(VReg r) {
-  return Value::Obj(VK::kVReg, std::allocate_shared<VReg>(RegPool<VReg>(), std::move(r)));
+Value MakeReg(const VReg& r) {
+  return Value::Obj(VK::kVReg, std::allocate_shared<VReg>(RegPool<VReg>(), r));
 }
-Value MakeMask(MaskReg m) {
-  return Value::Obj(VK::kMask, std::allocate_shared<MaskReg>(RegPool<MaskReg>(), std::move(m)));
+Value MakeMask(const MaskReg& m) {
+  return Value::Obj(VK::kMask, std::allocate_shared<MaskReg>(RegPool<MaskReg>(), m));
 }
 
 const Value* Args::Get(size_t i, std::string_view name) const {
@@ -141,12 +141,18 @@ const Value& Args::Req(size_t i, std::string_view name) const {
   return *v;
 }
 
+// Ints and floats are read in place; the argument's name is spelled out only for a message.
 int64_t Args::Int(size_t i, std::string_view name) const {
-  return in_.ToInt(Req(i, name), call_.line, std::string(name).c_str());
+  const Value& v = Req(i, name);
+  if (v.kind == VK::kInt || v.kind == VK::kBool) return v.i;
+  return in_.ToInt(v, call_.line, std::string(name).c_str());
 }
 
 double Args::Num(size_t i, std::string_view name) const {
-  return in_.ToDouble(Req(i, name), call_.line, std::string(name).c_str());
+  const Value& v = Req(i, name);
+  if (v.kind == VK::kFloat) return v.f;
+  if (v.kind == VK::kInt || v.kind == VK::kBool) return static_cast<double>(v.i);
+  return in_.ToDouble(v, call_.line, std::string(name).c_str());
 }
 
 std::shared_ptr<Tile> Args::TilePtr(size_t i, std::string_view name) const {
@@ -184,13 +190,16 @@ DType Args::DTypeArg(size_t i, std::string_view name, DType dflt) const {
   return v->dtype();
 }
 
-std::string Args::EnumArg(size_t i, std::string_view name) const {
+std::string_view Args::EnumName(size_t i, std::string_view name) const {
   const Value* v = Get(i, name);
-  if (!v || v->kind == VK::kNone) return "";
+  if (!v || v->kind == VK::kNone) return {};
   if (v->kind != VK::kEnum) Fail(absl::StrCat("argument '", std::string(name), "' must be an enum member"));
-  auto dot = v->s.rfind('.');
-  return dot == std::string::npos ? v->s : v->s.substr(dot + 1);
+  std::string_view s = v->s;
+  auto dot = s.rfind('.');
+  return dot == std::string_view::npos ? s : s.substr(dot + 1);
 }
+
+std::string Args::EnumArg(size_t i, std::string_view name) const { return std::string(EnumName(i, name)); }
 
 std::vector<int64_t> Args::IntList(size_t i, std::string_view name) const {
   const Value& v = Req(i, name);

@@ -34,6 +34,8 @@ class Args {
   DType DTypeArg(size_t i, std::string_view name, DType dflt) const;
   // Enum member name without the class ("ALL", "ZERO"); "" when absent/None.
   std::string EnumArg(size_t i, std::string_view name) const;
+  // The same as a view into the argument (valid during the builtin call).
+  std::string_view EnumName(size_t i, std::string_view name) const;
   std::vector<int64_t> IntList(size_t i, std::string_view name) const;
 
   [[noreturn]] void Fail(const std::string& msg) const;
@@ -73,7 +75,7 @@ void CubeStoreFromAcc(Interp& in, const Args& a, Tile& acc, const std::string& p
 void CheckL1Group(Interp& in, const TileGroup& g);
 void FinishCubeCore(Interp& in, CoreContext& core);
 
-Value MakeReg(VReg r);
-Value MakeMask(MaskReg m);
+Value MakeReg(const VReg& r);  // one copy into pooled storage
+Value MakeMask(const MaskReg& m);
 
 }  // namespace opdev::sim

@@ -50,14 +50,14 @@ void CheckMask(const Args& a, const MaskReg& m, DType op_dtype, const char* role
 }
 
 MergeMode ModeArg(const Args& a, const char* kw = "mode") {
-  if (a.EnumArg(99, kw) == "MERGING")
+  if (a.EnumName(99, kw) == "MERGING")
     a.in().Fail(hazard::kUnsupported, a.line(),
                 std::string(a.fname()) + ": MergeMode.MERGING (keep the destination's old lanes) is not simulated yet");
   return MergeMode::kZeroing;
 }
 
 CastLayout LayoutArg(const Args& a) {
-  std::string l = a.EnumArg(99, "layout");
+  const std::string_view l = a.EnumName(99, "layout");
   if (l == "ONE") return CastLayout::kOne;
   if (l == "TWO") return CastLayout::kTwo;
   if (l == "THREE") return CastLayout::kThree;
@@ -133,14 +133,14 @@ Value LoadAlignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   RequireVf(a);
   RegAddr ra = Resolve(a, a.Req(0, "tile"), a.Get(1, "offset"));
   DType d = a.DTypeArg(2, "dtype", ra.tile->type.dtype);
-  std::string dist = a.EnumArg(3, "dist");
-  if (!a.EnumArg(4, "data_copy_mode").empty()) in.Fail(hazard::kUnsupported, call.line, "vf.load_align data_copy_mode is not simulated");
+  const std::string_view dist = a.EnumName(3, "dist");
+  if (!a.EnumName(4, "data_copy_mode").empty()) in.Fail(hazard::kUnsupported, call.line, "vf.load_align data_copy_mode is not simulated");
   uint64_t byte = CheckedAddress(a, ra, d, "vf.load_align");
   in.MarkUsed(*ra.tile);
   ra.tile->last_load_line = 0;
   SpaceBuffer& buf = in.Mem().Get(MemSpace::kVec);
   if (!dist.empty() && dist != "NORM") {
-    if (dist.rfind("BRC", 0) != 0) in.Fail(hazard::kUnsupported, call.line, "vf.load_align dist=" + dist + " is not simulated");
+    if (dist.rfind("BRC", 0) != 0) in.Fail(hazard::kUnsupported, call.line, "vf.load_align dist=" + std::string(dist) + " is not simulated");
     // Broadcast one element to every lane.
     VReg r;
     r.dtype = d;
@@ -159,8 +159,8 @@ Value StoreAlignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   const VReg& r = a.Reg(1, "src");
   const MaskReg& m = a.Mask(2, "preg");
   RegAddr ra = Resolve(a, a.Req(0, "tile"), a.Get(3, "offset"));
-  if (!a.EnumArg(99, "dist").empty() && a.EnumArg(99, "dist") != "NORM")
-    in.Fail(hazard::kUnsupported, call.line, "vf.store_align dist=" + a.EnumArg(99, "dist") + " is not simulated");
+  if (const std::string_view dist = a.EnumName(99, "dist"); !dist.empty() && dist != "NORM")
+    in.Fail(hazard::kUnsupported, call.line, "vf.store_align dist=" + std::string(dist) + " is not simulated");
   CheckMask(a, m, r.dtype, "a register of");
   uint64_t byte = CheckedAddress(a, ra, r.dtype, "vf.store_align");
   Tile& t = *ra.tile;
@@ -297,7 +297,7 @@ Value FullFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
     const VReg& r = src.As<VReg>();
     CheckMask(a, *m, r.dtype, "a broadcast of");
     CheckRegDtype(a, call, r.dtype);
-    VReg out = vf::FullLane(r, *m, a.EnumArg(99, "pos") == "HIGHEST", mode, nullptr);
+    VReg out = vf::FullLane(r, *m, a.EnumName(99, "pos") == "HIGHEST", mode, nullptr);
     Count(in, out);
     return MakeReg(std::move(out));
   }

@@ -273,7 +273,10 @@ Value Interp::EvalCall(const XNode& n, Frame& fr) {
     }
   }
   Kwargs& kw = cs.kw;
-  for (const auto& [k, x] : n.kwargs) kw.emplace_back(k, Eval(*x, fr));
+  for (const auto& [k, x] : n.kwargs) {
+    if (x->kind == XK::kConst) kw.emplace_back(k, x->constant);  // dtype=, layout=, ...: constants
+    else kw.emplace_back(k, Eval(*x, fr));
+  }
   current_line = n.line;
   if (core && core->mem) core->mem->op_line = n.line;
   if (n.a->kind == XK::kBuiltinRef) return n.a->fn(*this, n, args, kw);
