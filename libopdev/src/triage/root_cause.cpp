@@ -79,6 +79,12 @@ RootCause Route(const RouteInput& in) {
   std::vector<const HazardGroup*> chosen;
   for (const auto& g : in.hazards)
     if (g.hazard.severity == Severity::kError) chosen.push_back(&g);
+  // SIM-OUT-UNWRITTEN is reported at the launch (the kernel call in the host code: elements no
+  // core wrote, found after the run), so its line names the caller, not the defect: when an
+  // error hazard sits at a kernel line as well, that one locates and routes the defect.
+  auto at_launch = [](const HazardGroup* g) { return g->hazard.code.find("OUT-UNWRITTEN") != std::string::npos; };
+  if (std::any_of(chosen.begin(), chosen.end(), [&](const HazardGroup* g) { return !at_launch(g); }))
+    chosen.erase(std::remove_if(chosen.begin(), chosen.end(), at_launch), chosen.end());
   if (!chosen.empty()) {
     rc.basis = "error_hazard";
   } else if (in.localisation && in.localisation->mismatched > 0) {
