@@ -2,17 +2,38 @@
 // read/write, and a copy of the real softmax op dir with stand-in goldens.
 #pragma once
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <system_error>
+#include <vector>
 
 namespace opdev_test {
 namespace fs = std::filesystem;
 
-inline fs::path FreshWorkspace(const std::string& name) {
-  fs::path p = fs::temp_directory_path() / ("opdev_test_" + name);
+// `<tmp>/opdev_test_<name>_<pid>`: a folder of this process (test binaries of several
+// checkouts, and several test cases of one binary, run at the same time), emptied now and
+// removed when the process exits.
+inline fs::path ScratchDir(const std::string& name) {
+  struct Cleanup {
+    std::vector<fs::path> dirs;
+    ~Cleanup() {
+      std::error_code ec;
+      for (const auto& d : dirs) fs::remove_all(d, ec);
+    }
+  };
+  static Cleanup cleanup;
+  fs::path p = fs::temp_directory_path() / ("opdev_test_" + name + "_" + std::to_string(::getpid()));
   fs::remove_all(p);
+  cleanup.dirs.push_back(p);
+  return p;
+}
+
+inline fs::path FreshWorkspace(const std::string& name) {
+  fs::path p = ScratchDir(name);
   fs::create_directories(p / "custom");
   return p;
 }

@@ -1,6 +1,7 @@
 // Tests of the Python-compatible JSON encoder: hand-computed cases for every escaping and
 // float-formatting rule, and a differential test that pushes >= 10,000 generated values
 // through CPython's json.dumps in one batch process and compares bytes.
+#include "workspace.h"
 #include <catch2/catch.hpp>
 
 #include "opdev/kbusage/py_json.h"
@@ -199,7 +200,7 @@ TEST_CASE("differential: 12,000 generated values encode byte-identically to CPyt
   values.push_back(json::value("R01"));
   while (values.size() < static_cast<size_t>(kCount)) values.push_back(gen.Value(0));
 
-  fs::path dir = fs::temp_directory_path() / "opdev_test_py_json_diff";
+  fs::path dir = opdev_test::ScratchDir("py_json_diff");
   fs::remove_all(dir);
   fs::create_directories(dir);
   {

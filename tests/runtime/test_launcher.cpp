@@ -1,6 +1,7 @@
 // Tests of the launcher with stand-in interpreters: the pipeline's command form and working
 // directory, TILE_FWK_DEVICE_ID from --device or npu-smi, captured logs, the no-output
 // watchdog, the wall-clock timeout, process-group kills, signals and one-case reruns.
+#include "workspace.h"
 #include <catch2/catch.hpp>
 
 #include "opdev/runtime/launcher.h"
@@ -19,7 +20,7 @@ namespace {
 const std::string kData = std::string(OPDEV_SOURCE_DIR) + "/tests/data/runtime/";
 std::string OpDir(const std::string& name) { return kData + "custom/" + name; }
 fs::path TempDir(const char* name) {
-  fs::path p = fs::temp_directory_path() / ("opdev_test_runtime_" + std::string(name));
+  fs::path p = opdev_test::ScratchDir("runtime_" + std::string(name));
   fs::remove_all(p);
   fs::create_directories(p);
   return p;

@@ -21,7 +21,7 @@ namespace {
 const fs::path kData = fs::path(OPDEV_SOURCE_DIR) / "tests/data/selfcheck";
 
 fs::path CopyOpDir(const std::string& tag) {
-  fs::path dir = fs::temp_directory_path() / ("opdev_test_selfcheck_" + tag) / "softmax";
+  fs::path dir = opdev_test::ScratchDir("selfcheck_" + tag) / "softmax";
   fs::remove_all(dir.parent_path());
   fs::create_directories(dir);
   for (const auto& e : fs::directory_iterator(kData / "softmax")) fs::copy(e.path(), dir / e.path().filename());

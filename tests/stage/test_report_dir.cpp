@@ -2,6 +2,7 @@
 // leads outside the op dir is not written through, and a --report-dir inside a protected
 // tree (the KB root, the shared reference tree) is refused as gen --out refuses it. Both are
 // refused before any step runs, and nothing is written at the target.
+#include "workspace.h"
 #include <catch2/catch.hpp>
 
 #include "opdev/stage/stage.h"
@@ -14,7 +15,7 @@ using namespace opdev::stage;
 
 namespace {
 fs::path Fresh(const std::string& tag) {
-  fs::path root = fs::temp_directory_path() / ("opdev_test_reportdir_" + tag);
+  fs::path root = opdev_test::ScratchDir("reportdir_" + tag);
   fs::remove_all(root);
   fs::create_directories(root / "custom");
   fs::copy(fs::path(OPDEV_SOURCE_DIR) / "examples/softmax", root / "custom" / "softmax", fs::copy_options::recursive);

@@ -1,6 +1,7 @@
 // End-to-end tests of the round on the bundled softmax example: every step runs and is
 // recorded in order, frozen inputs stay byte-identical, the report is written and never
 // claims a verifier PASS; --no-gen on a hand-written kernel ends CLEAN on the simulator.
+#include "workspace.h"
 #include <catch2/catch.hpp>
 
 #include "opdev/stage/stage.h"
@@ -15,7 +16,7 @@ using namespace opdev::stage;
 
 namespace {
 fs::path CopyExample(const std::string& tag) {
-  fs::path dir = fs::temp_directory_path() / ("opdev_test_stage_" + tag) / "softmax";
+  fs::path dir = opdev_test::ScratchDir("stage_" + tag) / "softmax";
   fs::remove_all(dir.parent_path());
   fs::create_directories(dir.parent_path());
   fs::copy(fs::path(OPDEV_SOURCE_DIR) / "examples/softmax", dir, fs::copy_options::recursive);

@@ -1,4 +1,5 @@
 // Tests of bounded reads, UTF-8 checks, atomic writes and SHA-256.
+#include "workspace.h"
 #include <catch2/catch.hpp>
 
 #include "opdev/support/file_io.h"
@@ -11,7 +12,7 @@ namespace fs = std::filesystem;
 
 namespace {
 fs::path TempDir(const char* name) {
-  fs::path p = fs::temp_directory_path() / ("opdev_test_" + std::string(name));
+  fs::path p = opdev_test::ScratchDir(std::string(name));
   fs::remove_all(p);
   fs::create_directories(p);
   return p;
