@@ -292,11 +292,46 @@ Value SetValidShape(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   return Value::None();
 }
 
-bool Transposed(const Args& a, size_t i) {
-  const Value* o = a.Get(i, "order");
-  if (!o || o->kind == VK::kNone) return false;
-  auto v = a.IntList(i, "order");
-  return v.size() == 2 && v[0] > v[1];
+// A transfer's `order` (load_tile.md): the tensor axis of each tile axis, two distinct axes;
+// ascending is ND, descending a transposed transfer. Absent: the last two axes, in order.
+struct TransferOrder {
+  bool given = false;
+  bool transposed = false;
+  int64_t tile_axis[2] = {-1, -1};  // tensor axis of tile rows, of tile columns
+  TransferAxes axes;                 // the two axes, ascending
+};
+
+TransferOrder OrderArg(const Args& a, size_t i, int ndim) {
+  TransferOrder o;
+  const Value* v = a.Get(i, "order");
+  if (!v || v->kind == VK::kNone) return o;
+  auto l = a.IntList(i, "order");
+  if (l.size() != 2 || l[0] == l[1] || l[0] < 0 || l[1] < 0 || l[0] >= ndim || l[1] >= ndim)
+    a.Fail(absl::StrFormat("order must name two distinct axes of the %d-d tensor (load_tile.md), got %s", ndim,
+                           Repr(*v)));
+  o.given = true;
+  o.transposed = l[0] > l[1];
+  o.tile_axis[0] = l[0];
+  o.tile_axis[1] = l[1];
+  o.axes.row = static_cast<int>(std::min(l[0], l[1]));
+  o.axes.col = static_cast<int>(std::max(l[0], l[1]));
+  return o;
+}
+
+// load_tile / store_tile offsets are block indices on the two axes the tile spans (each times
+// the tile's extent along it) and absolute elsewhere (load_tile.md, tile_offsets). Offsets are
+// right-aligned with the tensor's axes.
+void TileUnitsToElements(std::vector<int64_t>& off, const Tile& t, const TransferOrder& o, int ndim) {
+  if (!o.given) {
+    if (off.size() >= 2) { off[off.size() - 2] *= t.type.shape[0]; off[off.size() - 1] *= t.type.shape[1]; }
+    else if (off.size() == 1) off[0] *= t.type.shape[1];
+    return;
+  }
+  const int64_t lead = ndim - static_cast<int64_t>(off.size());
+  for (int k = 0; k < 2; ++k) {
+    const int64_t i = o.tile_axis[k] - lead;
+    if (i >= 0 && i < static_cast<int64_t>(off.size())) off[static_cast<size_t>(i)] *= t.type.shape[k];
+  }
 }
 
 Value LoadImpl(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw, bool tile_units) {
@@ -305,16 +340,15 @@ Value LoadImpl(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw, bool tile_
   auto t = a.TilePtr(0, "dst_tile");
   GmTensor& src = a.TensorArg(1, "src_tensor");
   auto off = a.IntList(2, "offsets");
-  if (tile_units) {
-    if (off.size() >= 2) { off[off.size() - 2] *= t->type.shape[0]; off[off.size() - 1] *= t->type.shape[1]; }
-    else if (off.size() == 1) off[0] *= t->type.shape[1];
-  }
+  const int ndim = static_cast<int>(src.shape.size());
+  const TransferOrder order = OrderArg(a, 99, ndim);
+  if (tile_units) TileUnitsToElements(off, *t, order, ndim);
   if (t->type.space != MemSpace::kVec && t->type.space != MemSpace::kMat)
     in.Fail(hazard::kCubeSpace, call.line,
             absl::StrFormat("%s into %s tile '%s': loads go to Vec (UB) or Mat (L1) only (load.md); "
                             "Cube operands reach Left/Right/Bias through pl.move",
                             a.fname(), std::string(MemSpaceName(t->type.space)), t->name));
-  const bool transposed = Transposed(a, 99);
+  const bool transposed = order.transposed;
   in.MarkUsed(*t);
   if (t->type.space == MemSpace::kMat) {
     // Cube_matrix_computation.md: a transposed load (order=[1, 0]) lands in a ZN Mat tile, a
@@ -329,7 +363,8 @@ Value LoadImpl(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw, bool tile_
                               transposed ? "ZN" : "NZ"));
   }
   TouchedRuns touched;
-  ReportIssues(in, call.line, LoadTile(in.Mem(), *t, src, off, transposed, in.race ? &touched : nullptr));
+  ReportIssues(in, call.line, LoadTile(in.Mem(), *t, src, off, transposed, in.race ? &touched : nullptr,
+                                        order.axes));
   if (in.race)
     if (GmRace r = in.race->Read(src, touched, in.core->ordinal, call.line); r.found)
       in.ReportRace(r, src, false, call.line);
@@ -346,20 +381,16 @@ Value StoreImpl(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw, bool tile
   GmTensor& dst = a.TensorArg(0, "dst_tensor");
   auto t = a.TilePtr(1, "src_tile");
   auto off = a.IntList(2, "offsets");
-  if (tile_units) {
-    if (off.size() >= 2) { off[off.size() - 2] *= t->type.shape[0]; off[off.size() - 1] *= t->type.shape[1]; }
-    else if (off.size() == 1) off[0] *= t->type.shape[1];
-  }
+  const int ndim = static_cast<int>(dst.shape.size());
+  const TransferOrder order = OrderArg(a, 99, ndim);
+  if (order.transposed) a.Fail("order must be ascending (store.md: descending orders are rejected)");
+  if (tile_units) TileUnitsToElements(off, *t, order, ndim);
   if (t->type.space != MemSpace::kVec && t->type.space != MemSpace::kAcc)
     in.Fail(hazard::kCubeSpace, call.line,
             absl::StrFormat("%s from %s tile '%s': stores read Vec (UB) or Acc (L0C) only (store.md)",
                             a.fname(), std::string(MemSpaceName(t->type.space)), t->name));
   std::string atomic = a.EnumArg(99, "atomic");
   if (!atomic.empty() && atomic != "AtomicNone") in.Fail(hazard::kUnsupported, call.line, "pl.store atomic=" + atomic + " is not simulated yet");
-  if (const Value* o = a.Get(99, "order"); o && o->kind != VK::kNone) {
-    auto v = a.IntList(99, "order");
-    if (v.size() != 2 || v[0] >= v[1]) a.Fail("order must be ascending [0, 1] (store.md: descending orders are rejected)");
-  }
   in.MarkUsed(*t);
   t->last_load_line = 0;
   FixOptions fix;
@@ -391,12 +422,12 @@ Value StoreImpl(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw, bool tile
       }
     }
     CubeStoreFromAcc(in, a, *t, phase);
-    ReportIssues(in, call.line, StoreTile(dst, in.Mem(), *t, off, in.core->ordinal, &fix, rec, chg));
+    ReportIssues(in, call.line, StoreTile(dst, in.Mem(), *t, off, in.core->ordinal, &fix, rec, chg, order.axes));
   } else {
     for (const char* k : {"relu_pre_mode", "scale", "phase"})
       if (const Value* v = a.Get(99, k); v && v->kind != VK::kNone)
         a.Fail(absl::StrCat("'", k, "' applies to stores from Acc (FIX) only"));
-    ReportIssues(in, call.line, StoreTile(dst, in.Mem(), *t, off, in.core->ordinal, nullptr, rec, chg));
+    ReportIssues(in, call.line, StoreTile(dst, in.Mem(), *t, off, in.core->ordinal, nullptr, rec, chg, order.axes));
   }
   if (in.race)
     if (GmRace r = in.race->Write(dst, touched, in.core->ordinal, call.line, &changed); r.found)

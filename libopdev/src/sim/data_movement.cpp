@@ -22,7 +22,7 @@ struct Mapping {
   std::string error;
 };
 
-Mapping MapAxes(const GmTensor& t, const std::vector<int64_t>& offsets) {
+Mapping MapAxes(const GmTensor& t, const std::vector<int64_t>& offsets, TransferAxes axes) {
   Mapping m;
   const int nd = static_cast<int>(t.shape.size());
   m.base.assign(nd, 0);
@@ -41,6 +41,16 @@ Mapping MapAxes(const GmTensor& t, const std::vector<int64_t>& offsets) {
   for (int i = 0; i < given; ++i) m.base[nd - given + i] = offsets[i];
   m.row_axis = nd >= 2 ? nd - 2 : -1;
   m.col_axis = nd - 1;
+  if (axes.row >= 0 || axes.col >= 0) {
+    if (axes.row < 0 || axes.col >= nd || axes.row >= axes.col) {
+      m.ok = false;
+      m.error = absl::StrFormat("order axes [%d, %d] are not two distinct axes of a %d-d tensor", axes.row,
+                                axes.col, nd);
+      return m;
+    }
+    m.row_axis = axes.row;
+    m.col_axis = axes.col;
+  }
   return m;
 }
 
@@ -50,9 +60,10 @@ std::string ShapeText(const std::vector<int64_t>& s) { return "[" + absl::StrJoi
 }  // namespace
 
 std::vector<Issue> LoadTile(CoreMemory& mem, Tile& dst, const GmTensor& src,
-                            const std::vector<int64_t>& offsets, bool transpose, TouchedRuns* touched) {
+                            const std::vector<int64_t>& offsets, bool transpose, TouchedRuns* touched,
+                            TransferAxes axes) {
   std::vector<Issue> issues;
-  Mapping m = MapAxes(src, offsets);
+  Mapping m = MapAxes(src, offsets, axes);
   if (!m.ok) {
     issues.push_back({hazard::kRuntimeError, "pl.load: " + m.error});
     return issues;
@@ -77,11 +88,12 @@ std::vector<Issue> LoadTile(CoreMemory& mem, Tile& dst, const GmTensor& src,
   const int64_t r0 = m.row_axis >= 0 ? m.base[m.row_axis] : 0;
   const int64_t c0 = m.base[m.col_axis];
   const int64_t rs = m.row_axis >= 0 ? strides[m.row_axis] : 0;
+  const int64_t cs = strides[m.col_axis];  // 1 unless `order` picks an inner axis other than the last
   const size_t tes = dst.elem_size();
   for (int64_t r = 0; r < dst.valid_rows; ++r) {
     // Fast path: a row segment copied in runs the tile's layout keeps contiguous (the whole
     // segment for ND, 32-byte fractal rows for NZ).
-    if (!transpose && same_type && lead_ok) {
+    if (!transpose && same_type && lead_ok && cs == 1) {
       const int64_t gr = r0 + r;
       int64_t lo = std::max<int64_t>(0, -c0), hi = std::min<int64_t>(dst.valid_cols, cols_n - c0);
       if (gr < 0 || gr >= rows_n) { lo = 0; hi = 0; }
@@ -110,7 +122,7 @@ std::vector<Issue> LoadTile(CoreMemory& mem, Tile& dst, const GmTensor& src,
         if (oob++ == 0) { first_oob_r = r; first_oob_c = c; }
         continue;
       }
-      const int64_t flat = base_flat + (gr - r0) * rs + (gc - c0);
+      const int64_t flat = base_flat + (gr - r0) * rs + (gc - c0) * cs;
       uint64_t off = dst.addr + dst.ElementOffset(r, c);
       if (off + tes > buf.bytes.size()) continue;
       if (same_type) std::memcpy(buf.bytes.data() + off, src.data.data() + flat * static_cast<int64_t>(es), es);
@@ -139,9 +151,9 @@ std::vector<Issue> LoadTile(CoreMemory& mem, Tile& dst, const GmTensor& src,
 
 std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& src,
                              const std::vector<int64_t>& offsets, int core_id, const FixOptions* fix,
-                             TouchedRuns* touched, TouchedRuns* changed) {
+                             TouchedRuns* touched, TouchedRuns* changed, TransferAxes axes) {
   std::vector<Issue> issues;
-  Mapping m = MapAxes(dst, offsets);
+  Mapping m = MapAxes(dst, offsets, axes);
   if (!m.ok) {
     issues.push_back({hazard::kRuntimeError, "pl.store: " + m.error});
     return issues;
@@ -167,6 +179,7 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
   const int64_t r0 = m.row_axis >= 0 ? m.base[m.row_axis] : 0;
   const int64_t c0 = m.base[m.col_axis];
   const int64_t rs = m.row_axis >= 0 ? strides[m.row_axis] : 0;
+  const int64_t cs = strides[m.col_axis];
   const size_t tes = src.elem_size();
   const bool transform = fix && (fix->relu || fix->has_scale);
   // FIX conversion of one Acc element: ReLU, then the per-tensor scale in FP32, then the
@@ -224,7 +237,7 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
     else changed->emplace_back(flat, 1);
   };
   for (int64_t r = 0; r < src.valid_rows; ++r) {
-    if (same_type && !transform && lead_ok) {
+    if (same_type && !transform && lead_ok && cs == 1) {
       const int64_t gr = r0 + r;
       int64_t lo = std::max<int64_t>(0, -c0), hi = std::min<int64_t>(src.valid_cols, cols_n - c0);
       if (gr < 0 || gr >= rows_n) { lo = 0; hi = 0; }
@@ -259,7 +272,7 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
     for (int64_t c = 0; c < src.valid_cols; ++c) {
       const int64_t gr = r0 + r, gc = c0 + c;
       if (!lead_ok || gr < 0 || gr >= rows_n || gc < 0 || gc >= cols_n || (m.row_axis < 0 && r != 0)) { ++oob; continue; }
-      const int64_t flat = base_flat + r * rs + c;
+      const int64_t flat = base_flat + r * rs + c * cs;
       uint64_t off = src.addr + src.ElementOffset(r, c);
       if (off + tes > buf.bytes.size()) continue;
       if (std::memchr(buf.written.data() + off, 0, tes) != nullptr) ++undef;

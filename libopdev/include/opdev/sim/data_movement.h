@@ -19,11 +19,20 @@ using Issue = PlacementIssue;
 // The GM elements a transfer touched, as runs (first flat index, count), for race tracking.
 using TouchedRuns = std::vector<std::pair<int64_t, int64_t>>;
 
+// The two tensor axes a transfer walks (load_tile.md / store.md `order`, sorted ascending): the
+// tile's rows run along `row`, its columns along `col`; the other axes are fixed by the offsets.
+// {-1, -1}: the last two axes (the default order [ndim-2, ndim-1]).
+struct TransferAxes {
+  int row = -1;
+  int col = -1;
+};
+
 // `offsets` are absolute element offsets, one per tensor axis (a missing leading offset is 0).
-// `transpose` (order=[1,0]) maps tile (r, c) to tensor (row c, col r).
+// `transpose` (a descending order, [1, 0] in 2-D) maps tile (r, c) to tensor (row c, col r)
+// of the two axes.
 std::vector<Issue> LoadTile(CoreMemory& mem, Tile& dst, const GmTensor& src,
                             const std::vector<int64_t>& offsets, bool transpose = false,
-                            TouchedRuns* touched = nullptr);
+                            TouchedRuns* touched = nullptr, TransferAxes axes = {});
 // The fixpipe (FIX) of an Acc -> GM store: converts each element to the tensor's dtype
 // (round to nearest even, integers saturating) after an optional ReLU (relu_pre_mode) and
 // per-tensor scale (scale=, multiplied in FP32).
@@ -39,6 +48,6 @@ struct FixOptions {
 std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& src,
                              const std::vector<int64_t>& offsets, int core_id,
                              const FixOptions* fix = nullptr, TouchedRuns* touched = nullptr,
-                             TouchedRuns* changed = nullptr);
+                             TouchedRuns* changed = nullptr, TransferAxes axes = {});
 
 }  // namespace opdev::sim
