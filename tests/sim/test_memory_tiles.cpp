@@ -63,6 +63,23 @@ TEST_CASE("element offsets follow ND, DN and NZ layouts") {
   CHECK(nz.ElementOffset(3, 17) == (32 * 16 + 3 * 16 + 1) * 2);
 }
 
+TEST_CASE("a Vec NZ tile of 16k + 1 rows steps its column blocks by its own row count") {
+  // The fa/ samples' NZ+1 P halves: Vec NZ fp16 [65, 64] (valid [64, 64]); UB has no fractal
+  // grid, so column block 1 starts 65 rows (not 80) after column block 0.
+  Tile nz = MakeTile(65, 64, DType::kFloat16, 0, Layout::kNZ, MemSpace::kVec);
+  CHECK(nz.ElementOffset(0, 16) == 65 * 16 * 2);
+  CHECK(nz.ElementOffset(64, 63) == (3 * 65 * 16 + 64 * 16 + 15) * 2);
+  CHECK_FALSE(HasCode(CheckPlacement(nz, Target::kA5), hazard::kCubeFractal));
+  // The same shape in L1 (Mat) is not whole fractals; its columns must be whole blocks in UB too.
+  Tile mat = MakeTile(65, 64, DType::kFloat16, 0, Layout::kNZ, MemSpace::kMat);
+  CHECK(HasCode(CheckPlacement(mat, Target::kA5), hazard::kCubeFractal));
+  Tile cols = MakeTile(64, 24, DType::kFloat16, 0, Layout::kNZ, MemSpace::kVec);
+  CHECK(HasCode(CheckPlacement(cols, Target::kA5), hazard::kCubeFractal));
+  // Whole-fractal Vec NZ tiles keep the Cube addressing.
+  Tile whole = MakeTile(32, 32, DType::kFloat16, 0, Layout::kNZ, MemSpace::kVec);
+  CHECK(whole.ElementOffset(3, 17) == (32 * 16 + 3 * 16 + 1) * 2);
+}
+
 TEST_CASE("placement checks: alignment, capacity, 32-byte rows, partial overlap") {
   Tile ok = MakeTile(16, 512, DType::kFloat32, 0);
   CHECK(CheckPlacement(ok, Target::kA5).empty());

@@ -88,10 +88,15 @@ uint64_t Tile::FractalOffset(Layout l, int64_t r, int64_t c) const {
   // fractal padding for it and the bias samples place such tiles Bytes() apart.
   if (l == Layout::kNZ && type.shape[0] == 1) return static_cast<uint64_t>(c) * es;
   // Fractal layouts: the addressed extent is the shape (compact=1: the valid shape) rounded
-  // up to whole fractals.
+  // up to whole fractals. A Vec (UB) tile is addressed by its shape as declared: UB has no
+  // fractal grid, so an NZ [65, 64] tile steps its 16-column blocks by 65 rows (the
+  // RowPlusOne "NZ+1" tiles of CompactMode.md; see docs/simulator.md, "Vec fractal tiles").
   const int64_t fr = type.FractalRows(), fc = type.FractalCols();
-  const int64_t rows = RoundUp(type.compact == 1 ? valid_rows : type.shape[0], fr);
-  const int64_t cols = RoundUp(type.compact == 1 ? valid_cols : type.shape[1], fc);
+  const bool vec_physical = type.space == MemSpace::kVec && type.compact != 1;
+  const int64_t rows =
+      vec_physical ? type.shape[0] : RoundUp(type.compact == 1 ? valid_rows : type.shape[0], fr);
+  const int64_t cols =
+      vec_physical ? type.shape[1] : RoundUp(type.compact == 1 ? valid_cols : type.shape[1], fc);
   const int64_t rb = r / fr, ri = r % fr, cb = c / fc, ci = c % fc;
   int64_t e = 0;
   switch (l) {
@@ -191,7 +196,11 @@ std::vector<PlacementIssue> CheckPlacement(const Tile& t, Target target) {
     const int64_t fr = t.type.FractalRows(), fc = t.type.FractalCols();
     const bool bias_row = t.type.EffectiveLayout() == Layout::kNZ && t.type.shape[0] == 1 &&
                           t.type.space == MemSpace::kMat;
-    if ((!bias_row && t.type.shape[0] % fr != 0) || t.type.shape[1] % fc != 0) {
+    // A Vec tile's fractal layout may have any row count (the NZ+1 tiles have 16k + 1 rows: the
+    // tile library behind the frontend asserts whole fractal rows for Cube buffers only); its
+    // columns are whole fractals everywhere.
+    const bool rows_free = t.type.space == MemSpace::kVec;
+    if ((!bias_row && !rows_free && t.type.shape[0] % fr != 0) || t.type.shape[1] % fc != 0) {
       out.push_back({hazard::kCubeFractal,
                      absl::StrFormat("tile '%s' %s %s shape [%d, %d] %s is not a whole number of %dx%d "
                                      "fractals",
