@@ -1,6 +1,6 @@
 // `vf.*` builtins: mask creation, register load/store against UB tiles (with alignment, range
-// and definedness checks), lane arithmetic, exp_sub, reductions, broadcasts, compares, select
-// and astype. Each checks that the mask was built for the operation's element width.
+// and definedness checks; DataBlock stores and POST_UPDATE cursors), (de-)interleaving, lane
+// arithmetic, exp_sub, reductions, broadcasts, compares, select and astype. Each checks that the mask was built for the operation's element width.
 #include "builtins.h"
 
 #include "opdev/api/catalog.h"
@@ -11,6 +11,7 @@
 #include "absl/strings/str_join.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace opdev::sim {
 
@@ -93,21 +94,25 @@ RegAddr Resolve(const Args& a, const Value& v, const Value* extra) {
   return r;
 }
 
-uint64_t CheckedAddress(const Args& a, const RegAddr& ra, DType dtype, const char* what) {
+// The byte address of `ra`, checked: `len` bytes inside UB, aligned to `align` bytes (32 for
+// whole-register transfers; load_align.md gives the element width for the BRC modes).
+uint64_t CheckedAddress(const Args& a, const RegAddr& ra, DType dtype, const char* what, int64_t align = 32,
+                        int64_t len = kVRegBytes) {
   Interp& in = a.in();
   const Tile& t = *ra.tile;
   if (t.type.space != MemSpace::kVec) a.Fail(absl::StrCat(what, " needs a Vec (UB) tile"));
   const int64_t es = static_cast<int64_t>(DTypeSize(dtype));
   const int64_t byte = static_cast<int64_t>(t.addr) + ra.elem * static_cast<int64_t>(t.elem_size());
   const SpaceBuffer& buf = in.Mem().Get(MemSpace::kVec);
-  if (ra.elem < 0 || byte < 0 || static_cast<uint64_t>(byte) + kVRegBytes > buf.capacity) {
+  if (ra.elem < 0 || byte < 0 || static_cast<uint64_t>(byte + len) > buf.capacity) {
     in.Fail(hazard::kRegisterRange, a.line(),
             absl::StrFormat("%s at element offset %d of tile '%s' reaches bytes [0x%x, 0x%x), outside UB (%d bytes)",
-                            what, ra.elem, t.name, byte, byte + kVRegBytes, buf.capacity));
+                            what, ra.elem, t.name, byte, byte + len, buf.capacity));
   }
-  if (byte % 32 != 0) {
+  if (byte % align != 0) {
     in.Fail(hazard::kRegisterRange, a.line(),
-            absl::StrFormat("%s address 0x%x (tile '%s' + %d elements) is not 32-byte aligned", what, byte, t.name, ra.elem));
+            absl::StrFormat("%s address 0x%x (tile '%s' + %d elements) is not %d-byte aligned", what, byte, t.name,
+                            ra.elem, align));
   }
   (void)es;
   return static_cast<uint64_t>(byte);
@@ -135,16 +140,26 @@ Value LoadAlignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   DType d = a.DTypeArg(2, "dtype", ra.tile->type.dtype);
   const std::string_view dist = a.EnumName(3, "dist");
   if (!a.EnumName(4, "data_copy_mode").empty()) in.Fail(hazard::kUnsupported, call.line, "vf.load_align data_copy_mode is not simulated");
-  uint64_t byte = CheckedAddress(a, ra, d, "vf.load_align");
+  if (!dist.empty() && dist != "NORM" && dist.rfind("BRC", 0) != 0)
+    in.Fail(hazard::kUnsupported, call.line, "vf.load_align dist=" + std::string(dist) + " is not simulated");
+  const bool brc = !dist.empty() && dist != "NORM";
+  // BRC_B8/B16/B32 read one element of that width (BRC: of the register's dtype), aligned to it.
+  const int64_t brc_bytes = dist == "BRC_B8" ? 1 : dist == "BRC_B16" ? 2 : dist == "BRC_B32" ? 4 : DTypeSize(d);
+  uint64_t byte = brc ? CheckedAddress(a, ra, d, "vf.load_align", brc_bytes, brc_bytes)
+                      : CheckedAddress(a, ra, d, "vf.load_align");
   in.MarkUsed(*ra.tile);
   ra.tile->last_load_line = 0;
   SpaceBuffer& buf = in.Mem().Get(MemSpace::kVec);
-  if (!dist.empty() && dist != "NORM") {
-    if (dist.rfind("BRC", 0) != 0) in.Fail(hazard::kUnsupported, call.line, "vf.load_align dist=" + std::string(dist) + " is not simulated");
+  if (brc) {
     // Broadcast one element to every lane.
     VReg r;
     r.dtype = d;
     const int es = r.ElemBytes();
+    if (es != brc_bytes)
+      in.Fail(hazard::kUnsupported, call.line,
+              absl::StrFormat("vf.load_align dist=%s into a %s register (a broadcast of %d-byte elements into "
+                              "lanes of another width) is not simulated",
+                              std::string(dist), std::string(DTypeName(d)), brc_bytes));
     bool undef = std::memchr(buf.written.data() + byte, 0, es) != nullptr;
     for (int i = 0; i < r.Lanes(); ++i) std::memcpy(r.raw.data() + i * es, buf.bytes.data() + byte, es);
     if (undef) { r.any_undef = true; r.undef.fill(1); }
@@ -153,15 +168,134 @@ Value LoadAlignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   return MakeReg(vf::LoadBytes(buf.bytes.data() + byte, buf.written.data() + byte, d));
 }
 
+// The destination of a POST_UPDATE store: the VF call's cursor for this destination (created
+// at its first use, at the destination's address; keyed like the frontend's hoisted cursor
+// variables, by the destination variable or, for an expression, by its address).
+Interp::VfCursor& PostUpdateCursor(const Args& a, const XNode& call) {
+  Interp& in = a.in();
+  if (!in.vf_cursors) a.Fail("post_update=True runs inside a @pl.vector_function");
+  RegAddr ra = Resolve(a, a.Req(0, "tile"), nullptr);
+  std::string key = !call.items.empty() && call.items[0]->kind == XK::kLocal
+                        ? absl::StrCat("L", call.items[0]->slot)
+                        : absl::StrCat("A", ra.tile->id, ":", ra.elem);
+  auto it = in.vf_cursors->find(key);
+  if (it == in.vf_cursors->end())
+    it = in.vf_cursors->emplace(key, Interp::VfCursor{ra.tile, ra.elem * static_cast<int64_t>(ra.tile->elem_size())})
+             .first;
+  return it->second;
+}
+
+// Stamps the provenance of `len` stored bytes at `byte` (lane numbers from `first_lane`).
+void StampOrigin(SpaceBuffer& buf, uint64_t byte, uint64_t len, int es, int first_lane, int line, int16_t active) {
+  if (buf.origin.empty()) return;
+  for (uint64_t b = 0; b < len && byte + b < buf.origin.size(); ++b)
+    buf.origin[byte + b] = WriteOrigin{line, static_cast<int16_t>(first_lane + static_cast<int>(b) / es), active};
+}
+
+void CheckStoreDtype(Interp& in, const XNode& call, const VReg& r, const Tile& t) {
+  if (r.dtype != t.type.dtype && DTypeSize(r.dtype) != DTypeSize(t.type.dtype)) {
+    in.sink.Report(hazard::kTypeMismatch, call.line,
+                   absl::StrFormat("vf.store_align of a %s register into %s tile '%s'", std::string(DTypeName(r.dtype)),
+                                   std::string(DTypeName(t.type.dtype)), t.name));
+  }
+}
+
+// DataBlock mode (store_align.md, DATA_BLOCK_COPY): the register's 8 DataBlocks of 32 bytes go
+// to `byte + j * block_stride * 32`. A block is written whole when any of its 32 mask bits is
+// set and not at all (nor checked against the tile) when none is.
+void StoreDataBlocks(const Args& a, const XNode& call, const VReg& r, const MaskReg& m, Tile& t, uint64_t byte,
+                     int64_t block_stride) {
+  Interp& in = a.in();
+  constexpr int kBlock = 32;
+  SpaceBuffer& buf = in.Mem().Get(MemSpace::kVec);
+  if (byte % kBlock != 0)
+    in.Fail(hazard::kRegisterRange, call.line,
+            absl::StrFormat("vf.store_align (DATA_BLOCK_COPY) address 0x%x in tile '%s' is not 32-byte aligned", byte,
+                            t.name));
+  if (block_stride < 0) a.Fail(absl::StrFormat("block_stride must not be negative, got %d", block_stride));
+  const int es = r.ElemBytes();
+  int16_t active = 0;
+  bool on[kVRegBytes / kBlock];
+  for (int j = 0; j < kVRegBytes / kBlock; ++j) {
+    on[j] = std::find(m.bit.begin() + j * kBlock, m.bit.begin() + (j + 1) * kBlock, 1) != m.bit.begin() + (j + 1) * kBlock;
+    if (on[j]) active = static_cast<int16_t>(active + kBlock / es);
+  }
+  bool undef = false;
+  for (int j = 0; j < kVRegBytes / kBlock; ++j) {
+    if (!on[j]) continue;
+    const uint64_t dst = byte + static_cast<uint64_t>(j) * static_cast<uint64_t>(block_stride) * kBlock;
+    if (dst + kBlock > buf.capacity)
+      in.Fail(hazard::kRegisterRange, call.line,
+              absl::StrFormat("vf.store_align (DATA_BLOCK_COPY) writes DataBlock %d at byte 0x%x, outside UB (%d bytes)",
+                              j, dst, buf.capacity));
+    if (dst < t.addr || dst + kBlock > t.addr + t.size)
+      in.sink.Report(hazard::kRegisterRange, call.line,
+                     absl::StrFormat("vf.store_align (DATA_BLOCK_COPY, block_stride %d) writes DataBlock %d at byte "
+                                     "0x%x, outside tile '%s' [0x%x, 0x%x)",
+                                     block_stride, j, dst, t.name, t.addr, t.addr + t.size));
+    std::memcpy(buf.bytes.data() + dst, r.raw.data() + j * kBlock, kBlock);
+    for (int l = j * kBlock / es; l < (j + 1) * kBlock / es; ++l) {
+      const bool u = r.LaneUndef(l);
+      undef |= u;
+      std::memset(buf.written.data() + dst + (l * es - j * kBlock), u ? 0 : 1, es);
+    }
+    StampOrigin(buf, dst, kBlock, es, j * kBlock / es, call.line, active);
+  }
+  if (undef)
+    in.sink.Report(hazard::kUninitRead, call.line,
+                   "vf.store_align stores DataBlocks holding lanes computed from on-chip bytes never written in "
+                   "this run");
+}
+
 Value StoreAlignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   Args a(in, call, pos, kw, "vf.store_align");
   RequireVf(a);
   const VReg& r = a.Reg(1, "src");
   const MaskReg& m = a.Mask(2, "preg");
-  RegAddr ra = Resolve(a, a.Req(0, "tile"), a.Get(3, "offset"));
   if (const std::string_view dist = a.EnumName(99, "dist"); !dist.empty() && dist != "NORM")
     in.Fail(hazard::kUnsupported, call.line, "vf.store_align dist=" + std::string(dist) + " is not simulated");
+  const std::string_view mode = a.EnumName(99, "data_copy_mode");
+  const bool block_mode = mode == "DATA_BLOCK_COPY";
+  if (!mode.empty() && mode != "NORM" && !block_mode)
+    in.Fail(hazard::kUnsupported, call.line, "vf.store_align data_copy_mode=" + std::string(mode) + " is not simulated");
+  const Value* pu = a.Get(99, "post_update");
+  const bool post = pu && in.Truthy(*pu);
+  if (block_mode) {
+    // Positional 4th/5th arguments are block_stride and repeat_stride in this mode.
+    const Value* bs = a.Get(3, "block_stride");
+    const Value* rs = a.Get(4, "repeat_stride");
+    const int64_t block_stride = bs && bs->kind != VK::kNone ? in.ToInt(*bs, call.line, "block_stride") : 0;
+    const int64_t repeat_stride = rs && rs->kind != VK::kNone ? in.ToInt(*rs, call.line, "repeat_stride") : 0;
+    std::shared_ptr<Tile> tile;
+    uint64_t byte = 0;
+    Interp::VfCursor* cur = nullptr;
+    if (post) {
+      cur = &PostUpdateCursor(a, call);
+      tile = cur->tile;
+      byte = tile->addr + static_cast<uint64_t>(cur->byte);
+    } else {
+      RegAddr ra = Resolve(a, a.Req(0, "tile"), nullptr);
+      tile = ra.tile;
+      byte = tile->addr + static_cast<uint64_t>(ra.elem) * tile->elem_size();
+    }
+    if (tile->type.space != MemSpace::kVec) a.Fail("vf.store_align needs a Vec (UB) tile");
+    in.MarkUsed(*tile);
+    CheckStoreDtype(in, call, r, *tile);
+    StoreDataBlocks(a, call, r, m, *tile, byte, block_stride);
+    if (cur) cur->byte += repeat_stride * 32;
+    return Value::None();
+  }
   CheckMask(a, m, r.dtype, "a register of");
+  RegAddr ra;
+  Interp::VfCursor* cur = nullptr;
+  if (post) {
+    // The 4th argument is the post-update step in elements of the tile (store_align.md).
+    cur = &PostUpdateCursor(a, call);
+    ra.tile = cur->tile;
+    ra.elem = cur->byte / static_cast<int64_t>(cur->tile->elem_size());
+  } else {
+    ra = Resolve(a, a.Req(0, "tile"), a.Get(3, "offset"));
+  }
   uint64_t byte = CheckedAddress(a, ra, r.dtype, "vf.store_align");
   Tile& t = *ra.tile;
   in.MarkUsed(t);
@@ -174,11 +308,7 @@ Value StoreAlignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
                    absl::StrFormat("vf.store_align writes active lane %d at byte 0x%x, past the end of tile '%s' [0x%x, 0x%x)",
                                    last, byte + static_cast<uint64_t>(last) * es, t.name, t.addr, t.addr + t.size));
   }
-  if (r.dtype != t.type.dtype && DTypeSize(r.dtype) != DTypeSize(t.type.dtype)) {
-    in.sink.Report(hazard::kTypeMismatch, call.line,
-                   absl::StrFormat("vf.store_align of a %s register into %s tile '%s'", std::string(DTypeName(r.dtype)),
-                                   std::string(DTypeName(t.type.dtype)), t.name));
-  }
+  CheckStoreDtype(in, call, r, t);
   SpaceBuffer& buf = in.Mem().Get(MemSpace::kVec);
   if (!buf.origin.empty()) {
     int16_t active = 0;
@@ -193,7 +323,44 @@ Value StoreAlignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
                    "vf.store_align stores active lanes computed from on-chip bytes never written in this run "
                    "(e.g. padding columns of a tile the mask does not exclude)");
   }
+  if (cur) {
+    const Value* st = a.Get(3, "offset");
+    const int64_t stride = st && st->kind != VK::kNone ? in.ToInt(*st, call.line, "post-update stride") : 0;
+    cur->byte += stride * static_cast<int64_t>(t.elem_size());
+  }
   return Value::None();
+}
+
+// de_interleave / interleave of two registers or two masks; returns the pair (dst0, dst1).
+template <bool DE>
+Value ShuffleFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, DE ? "vf.de_interleave" : "vf.interleave");
+  RequireVf(a);
+  const Value& x = a.Req(0, "src0");
+  const Value& y = a.Req(1, "src1");
+  if (x.kind == VK::kMask && y.kind == VK::kMask) {
+    const MaskReg& m0 = x.As<MaskReg>();
+    const MaskReg& m1 = y.As<MaskReg>();
+    if (m0.width != m1.width)
+      in.sink.Report(hazard::kMaskDtype, call.line,
+                     absl::StrFormat("%s of masks built for %d- and %d-byte elements", a.fname(), m0.width, m1.width));
+    auto [d0, d1] = DE ? vf::DeInterleave(m0, m1) : vf::Interleave(m0, m1);
+    ++in.stats.vf_ops;
+    return Value::TupleV({MakeMask(d0), MakeMask(d1)});
+  }
+  const VReg& r0 = a.Reg(0, "src0");
+  const VReg& r1 = a.Reg(1, "src1");
+  CheckRegDtype(a, call, r0.dtype);
+  if (r0.dtype != r1.dtype)
+    in.sink.Report(hazard::kTypeMismatch, call.line,
+                   absl::StrFormat("%s sources are %s and %s", a.fname(), std::string(DTypeName(r0.dtype)),
+                                   std::string(DTypeName(r1.dtype))));
+  if (r0.ElemBytes() == 8)
+    in.Fail(hazard::kUnsupported, call.line, std::string(a.fname()) + " of 64-bit registers is not simulated");
+  auto [d0, d1] = DE ? vf::DeInterleave(r0, r1) : vf::Interleave(r0, r1);
+  Count(in, r0);
+  Count(in, r1);
+  return Value::TupleV({MakeReg(d0), MakeReg(d1)});
 }
 
 template <vf::BinOp OP>
@@ -370,6 +537,8 @@ void RegisterVfBuiltins(BuiltinTable& t) {
   t["vf.update_mask"] = UpdateMaskFn;
   t["vf.load_align"] = LoadAlignFn;
   t["vf.store_align"] = StoreAlignFn;
+  t["vf.de_interleave"] = ShuffleFn<true>;
+  t["vf.interleave"] = ShuffleFn<false>;
   t["vf.add"] = VfBinary<vf::BinOp::kAdd>;
   t["vf.sub"] = VfBinary<vf::BinOp::kSub>;
   t["vf.mul"] = VfBinary<vf::BinOp::kMul>;

@@ -342,6 +342,8 @@ Value Interp::CallFunction(const FuncIR& f, std::vector<Value>& args, Kwargs& kw
     Fail(hazard::kRuntimeError, line, f.name + "() missing argument '" + f.params[i].name + "'");
   }
   bool was_vf = in_vf;
+  std::map<std::string, VfCursor>* was_cursors = vf_cursors;
+  std::map<std::string, VfCursor> cursors;
   if (f.kind == FuncKind::kVector) {
     if (!in_kernel) Fail(hazard::kRuntimeError, line, "@pl.vector_function '" + f.name + "' called outside a kernel");
     for (size_t i = 0; i < np; ++i) {
@@ -354,6 +356,7 @@ Value Interp::CallFunction(const FuncIR& f, std::vector<Value>& args, Kwargs& kw
                     f.params[i].name);
     }
     in_vf = true;
+    vf_cursors = &cursors;
   }
   if (fn_depth_ >= kMaxCallDepth)
     Fail(hazard::kLimit, line,
@@ -367,10 +370,12 @@ Value Interp::CallFunction(const FuncIR& f, std::vector<Value>& args, Kwargs& kw
     Exec(f.body, fr, &ret);
   } catch (...) {
     in_vf = was_vf;
+    vf_cursors = was_cursors;
     --fn_depth_;
     throw;
   }
   in_vf = was_vf;
+  vf_cursors = was_cursors;
   --fn_depth_;
   return ret;
 }
@@ -1044,8 +1049,20 @@ void Interp::WrongCoreSpace(const Tile& t) const {
 
 void Interp::FinishCore(bool completed) {
   if (completed) FinishCubeCore(*this, *core);
+  // Slots of groups that are views of one locked buffer overlap by design (LockedViews).
+  auto locked_views = [&](const Tile& a, const Tile& b) {
+    if (!core->auto_mutex) return false;
+    for (const auto& g : core->groups)
+      for (const auto& h : core->groups) {
+        if (g == h || !LockedViews(*g, *h)) continue;
+        for (size_t i = 0; i < g->slots.size(); ++i)
+          if (g->slots[i].get() == &a && h->slots[i].get() == &b) return true;
+      }
+    return false;
+  };
   for (const auto& ov : core->overlaps) {
     if (!ov.a->used || !ov.b->used) continue;
+    if (locked_views(*ov.a, *ov.b)) continue;
     sink.Report(hazard::kTileOverlap, ov.a->decl_line,
                 absl::StrFormat("tile '%s' [0x%x, 0x%x) partially overlaps tile '%s' [0x%x, 0x%x) "
                                 "(declared at line %d) in %s; both are used",
@@ -1216,6 +1233,7 @@ void Interp::SaveExec(ExecState& s) {
   s.core = core;
   s.in_kernel = in_kernel;
   s.in_vf = in_vf;
+  s.vf_cursors = vf_cursors;
   s.current_line = current_line;
   s.assign_name = std::move(assign_name);
   s.call_scratch = std::move(call_scratch_);
@@ -1229,6 +1247,7 @@ void Interp::RestoreExec(ExecState& s) {
   core = s.core;
   in_kernel = s.in_kernel;
   in_vf = s.in_vf;
+  vf_cursors = s.vf_cursors;
   current_line = s.current_line;
   assign_name = std::move(s.assign_name);
   call_scratch_ = std::move(s.call_scratch);

@@ -107,6 +107,15 @@ class Interp {
   bool in_kernel = false;
   bool in_vf = false;
   bool in_wrapper = false;
+  // The POST_UPDATE cursors of the running @pl.vector_function call (nullptr outside one). The
+  // frontend hoists one cursor per store destination to the VF function's entry, starting at
+  // the destination's address, and each post-updating store advances it in place
+  // (store_align.md, post_update); a plain store of the same tile keeps using its base.
+  struct VfCursor {
+    std::shared_ptr<Tile> tile;
+    int64_t byte = 0;  // from the tile's address
+  };
+  std::map<std::string, VfCursor>* vf_cursors = nullptr;
   CoreContext* core = nullptr;  // the executing core (inside a launch), else nullptr
   CoreMemory& Mem() const { return *core->mem; }
   // The cores of the launch in progress (nullptr outside a kernel) and a core's memory, taken
@@ -192,6 +201,7 @@ class Interp {
     CoreContext* core = nullptr;
     bool in_kernel = false;
     bool in_vf = false;
+    std::map<std::string, VfCursor>* vf_cursors = nullptr;
     int current_line = 0;
     std::string assign_name;
     std::vector<std::unique_ptr<CallScratch>> call_scratch;
