@@ -1,7 +1,8 @@
 // The register moves of the flash-attention VF softmax: vf.de_interleave / vf.interleave
 // (de_interleave.md, interleave.md), vf.store_align in DataBlock mode with block_stride and
 // POST_UPDATE cursors (store_align.md), the NORM post-update step, BRC loads aligned to their
-// element width (load_align.md), and tile groups that are views of one locked buffer.
+// element width and mask-register loads (load_align.md), and tile groups that are views of one
+// locked buffer.
 #include "sim_test_util.h"
 
 #include "opdev/sim/hazards.h"
@@ -267,4 +268,78 @@ def k(x: pl.Tensor[[16, 64], pl.DT_FP32], out: pl.Tensor[[16, 64], pl.DT_FP32]):
   auto rs = RunKernelSource(out_of, "views.py", {x, out}, o);
   REQUIRE(rs.ok());
   CHECK(HasAt(rs->hazards, "SIM-MUTEX-SHARED", LineOf(out_of, "low = pl.make_tile_group(")));
+}
+
+TEST_CASE("load_align into a declared mask register reads predicate bits (NORM, US, DS)") {
+  // out[i] = mask lane i ? -100 : x[i]. DS reads 64 bytes and keeps every other bit, so fp32
+  // lane i (predicate bit 4i) follows bit 0 of byte i: a uint8 0/1 row masks element-wise.
+  const char* src = R"(import pypto_pro.language as pl
+from pypto_pro.language import Vf as vf
+
+
+@pl.vector_function
+def masked(xt, mt, dst):
+    all32 = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)
+    m = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_UINT32)
+    m = vf.load_align(mt, 0, dist=pl.LoadDist.DS)
+    x = vf.load_align(xt, 0)
+    low = vf.full(-100.0)
+    r = vf.select(low, x, m)
+    vf.store_align(dst, r, all32)
+
+
+@pl.jit()
+def k(x: pl.Tensor[[1, 64], pl.DT_FP32], mk: pl.Tensor[[1, 64], pl.DT_UINT8], out: pl.Tensor[[1, 64], pl.DT_FP32]):
+    with pl.section_vector():
+        xt = pl.make_tile(pl.TileType(shape=[1, 64], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec), addr=0x0, size=256)
+        mt = pl.make_tile(pl.TileType(shape=[1, 64], dtype=pl.DT_UINT8, target_memory=pl.MemorySpace.Vec), addr=0x100, size=64)
+        dst = pl.make_tile(pl.TileType(shape=[1, 64], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec), addr=0x200, size=256)
+        pl.load(xt, x, [0, 0])
+        pl.load(mt, mk, [0, 0])
+        masked(xt, mt, dst)
+        pl.store(out, dst, [0, 0])
+)";
+  auto x = simtest::Random(DType::kFloat32, {1, 64}, -1, 1, 6);
+  std::vector<double> bits(64);
+  for (int i = 0; i < 64; ++i) bits[static_cast<size_t>(i)] = (i % 3 == 0 || i > 50) ? 1 : 0;
+  auto mk = *precision::Tensor::FromDoubles(DType::kUInt8, {1, 64}, bits);
+  auto out = simtest::Random(DType::kFloat32, {1, 64}, 0, 0, 1);
+  SimOptions o;
+  o.entry = "k";
+  auto r = RunKernelSource(src, "mask.py", {x, mk, out}, o);
+  REQUIRE(r.ok());
+  INFO(r->hazards.ToText());
+  REQUIRE(r->hazards.ErrorCount() == 0);
+  const precision::Tensor* t = Output(*r, "out");
+  REQUIRE(t);
+  for (int i = 0; i < 64; ++i) REQUIRE(t->GetDouble(i) == (bits[static_cast<size_t>(i)] ? -100.0 : x.GetDouble(i)));
+
+  // NORM reads 32 bytes as the 256 bits: byte b's bit 0 is predicate bit 8b, i.e. fp32 lane 2b.
+  std::string norm = Mutate(src, "dist=pl.LoadDist.DS", "dist=pl.LoadDist.NORM");
+  auto rn = RunKernelSource(norm, "mask.py", {x, mk, out}, o);
+  REQUIRE(rn.ok());
+  REQUIRE(rn->hazards.ErrorCount() == 0);
+  t = Output(*rn, "out");
+  REQUIRE(t);
+  for (int i = 0; i < 64; ++i) {
+    const bool on = i % 2 == 0 && bits[static_cast<size_t>(i / 2)] != 0;
+    REQUIRE(t->GetDouble(i) == (on ? -100.0 : x.GetDouble(i)));
+  }
+  // US reads 16 bytes and repeats each bit: predicate bit 4i is source bit 2i, byte i / 4.
+  std::string us = Mutate(src, "dist=pl.LoadDist.DS", "dist=pl.LoadDist.US");
+  auto ru = RunKernelSource(us, "mask.py", {x, mk, out}, o);
+  REQUIRE(ru.ok());
+  REQUIRE(ru->hazards.ErrorCount() == 0);
+  t = Output(*ru, "out");
+  REQUIRE(t);
+  for (int i = 0; i < 64; ++i) {
+    const bool on = (2 * i) % 8 == 0 && bits[static_cast<size_t>(2 * i / 8)] != 0;
+    REQUIRE(t->GetDouble(i) == (on ? -100.0 : x.GetDouble(i)));
+  }
+  // Without the create_mask declaration the same call is a register load (dist=DS of a
+  // register is not simulated), not a mask load.
+  std::string reg = Mutate(src, "    m = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_UINT32)\n", "");
+  auto rr = RunKernelSource(reg, "mask.py", {x, mk, out}, o);
+  REQUIRE(rr.ok());
+  CHECK(HasAt(rr->hazards, "SIM-UNSUPPORTED", LineOf(reg, "m = vf.load_align(mt, 0")));
 }

@@ -133,10 +133,41 @@ Value UpdateMaskFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   return MakeMask(vf::UpdateMask(a.Int(0, "scalar"), a.DTypeArg(1, "dtype", DType::kFloat32)));
 }
 
+// load_align into a variable declared as a mask register (load_align.md, mask_tensor mode):
+// NORM reads VL/8 = 32 bytes as the 256 predicate bits, US reads 16 bytes and repeats every
+// bit, DS reads 64 bytes and keeps every other bit. Predicate bit i is bit i % 8 of byte i / 8
+// (the order under which the fa/ causal VF samples' uint8 0/1 mask rows, read with DS, make
+// fp32 lane i follow mask byte i). The mask keeps the element width it was declared with.
+Value LoadMask(const Args& a, const XNode& call, const RegAddr& ra, std::string_view dist, int width) {
+  Interp& in = a.in();
+  const std::string_view d = dist.empty() ? "NORM" : dist;
+  if (d != "NORM" && d != "US" && d != "DS")
+    in.Fail(hazard::kUnsupported, call.line,
+            "vf.load_align into a mask register with dist=" + std::string(d) + " (load_align.md: NORM, US, DS)");
+  const int64_t len = d == "NORM" ? 32 : d == "US" ? 16 : 64;
+  const int64_t align = d == "US" ? 16 : 32;
+  const uint64_t byte = CheckedAddress(a, ra, ra.tile->type.dtype, "vf.load_align (mask)", align, len);
+  in.MarkUsed(*ra.tile);
+  ra.tile->last_load_line = 0;
+  const SpaceBuffer& buf = in.Mem().Get(MemSpace::kVec);
+  if (std::memchr(buf.written.data() + byte, 0, static_cast<size_t>(len)) != nullptr)
+    in.sink.Report(hazard::kUninitRead, call.line,
+                   "vf.load_align loads a mask register from on-chip bytes never written in this run");
+  auto src_bit = [&](int64_t i) { return (buf.bytes[byte + static_cast<uint64_t>(i / 8)] >> (i % 8)) & 1; };
+  MaskReg m;
+  m.width = width;
+  for (int i = 0; i < kVRegBytes; ++i)
+    m.bit[i] = static_cast<uint8_t>(d == "NORM" ? src_bit(i) : d == "US" ? src_bit(i / 2) : src_bit(2 * i));
+  ++in.stats.vf_ops;
+  return MakeMask(m);
+}
+
 Value LoadAlignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   Args a(in, call, pos, kw, "vf.load_align");
   RequireVf(a);
   RegAddr ra = Resolve(a, a.Req(0, "tile"), a.Get(1, "offset"));
+  if (in.assign_value == &call && in.assign_target && in.assign_target->kind == VK::kMask)
+    return LoadMask(a, call, ra, a.EnumName(3, "dist"), in.assign_target->As<MaskReg>().width);
   DType d = a.DTypeArg(2, "dtype", ra.tile->type.dtype);
   const std::string_view dist = a.EnumName(3, "dist");
   if (!a.EnumName(4, "data_copy_mode").empty()) in.Fail(hazard::kUnsupported, call.line, "vf.load_align data_copy_mode is not simulated");

@@ -125,6 +125,10 @@ class Interp {
   int next_tile_id = 1;
   int current_line = 0;
   std::string assign_name;  // variable the current statement assigns (names tiles in messages)
+  // The local the current statement assigns, before the assignment (nullptr: none). A VF load
+  // into a variable declared as a mask register (vf.create_mask) loads a mask (load_align.md).
+  const Value* assign_target = nullptr;
+  const XNode* assign_value = nullptr;  // that statement's value expression
   PlatformInfo platform;    // what get_platform_info() returns
   int64_t block_dim_override = 0;  // > 0: replaces the block_dim of every launch
   RunLimits limits;
@@ -204,6 +208,8 @@ class Interp {
     std::map<std::string, VfCursor>* vf_cursors = nullptr;
     int current_line = 0;
     std::string assign_name;
+    const Value* assign_target = nullptr;
+    const XNode* assign_value = nullptr;
     std::vector<std::unique_ptr<CallScratch>> call_scratch;
     size_t call_depth = 0;
     std::vector<LoopFrame> loops;
