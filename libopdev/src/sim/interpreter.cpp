@@ -8,6 +8,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace opdev::sim {
@@ -159,6 +160,9 @@ Value Interp::Eval(const XNode& n, Frame& fr) {
         if (colon != std::string::npos)
           Fail(hazard::kUnsupported, n.line, "name '" + n.name.substr(colon + 1) + "' of the function enclosing " +
                                                  n.name.substr(0, colon) + " has no value here: " + v.s);
+        // A tiling-key field outside its launch is not a name at all (Python's NameError).
+        if (v.s.rfind("tiling-key field", 0) == 0)
+          Fail(hazard::kRuntimeError, n.line, "name '" + n.name + "' is not defined: " + v.s);
         Fail(hazard::kUnsupported, n.line, "module name '" + n.name + "' has no value here: " + v.s);
       }
       return v;
@@ -301,7 +305,7 @@ Value Interp::CallValue(const Value& callee, std::vector<Value>& args, Kwargs& k
       int64_t bd = spec.block_dim.kind == VK::kInt || spec.block_dim.kind == VK::kBool
                        ? spec.block_dim.i
                        : ToInt(spec.block_dim, site.line, "block_dim");
-      Launch(*spec.kernel, bd, args, kw, site.line);
+      Launch(*spec.kernel, bd, args, kw, site.line, &spec.key);
       return Value::None();
     }
     case VK::kMethod: return CallMethod(callee, args, kw, site.line);
@@ -1010,6 +1014,15 @@ Value Interp::Subscript(const Value& obj, const Value& idx, int line) {
       const auto& p = idx.Items();
       if (p.size() < 2) Fail(hazard::kRuntimeError, line, "kernel[stream, block_dim] needs two items");
       spec->block_dim = p[1];
+      if (p.size() >= 3) {
+        if (p[2].kind != VK::kDict)
+          Fail(hazard::kRuntimeError, line,
+               "kernel[stream, block_dim, key]: the tiling key must be a dict (tiling_key.md), not a " +
+                   KindName(p[2].kind));
+        spec->key = p[2];
+      }
+      if (p.size() >= 4)
+        Fail(hazard::kUnsupported, line, "kernel[stream, block_dim, key, datatype]: datatype specialisation is not simulated");
     } else {
       spec->block_dim = idx;
     }
@@ -1079,8 +1092,68 @@ void Interp::FinishCore(bool completed) {
   core->groups.clear();
 }
 
-void Interp::Launch(const FuncIR& kernel, int64_t bd, std::vector<Value>& args, Kwargs& kw, int line) {
+void Interp::BindTilingKey(const FuncIR& kernel, const Value* key, int line, std::vector<std::string>& bound) {
+  const bool given = key && key->kind == VK::kDict;
+  const TilingKeySchema* schema = kernel.tiling_key.get();
+  if (!schema) {
+    if (given)
+      Fail(hazard::kRuntimeError, line,
+           "kernel '" + kernel.name + "' is launched with a tiling key but its @pl.jit has no tiling_key= (tiling_key.md)");
+    return;
+  }
+  if (!schema->problem.empty())
+    Fail(hazard::kUnsupported, schema->line ? schema->line : line, "tiling key of '" + kernel.name + "': " + schema->problem);
+  if (!given)
+    Fail(hazard::kRuntimeError, line,
+         absl::StrFormat("kernel '%s' has tiling_key=%s: launch it as kernel[stream, block_dim, {...}] with every "
+                         "field (tiling_key.md; opdev sim --tiling-key NAME=VALUE for a kernel entry)",
+                         kernel.name, schema->cls));
+  const auto& kv = key->Items();
+  std::map<std::string, int64_t> got;
+  for (size_t i = 0; i + 1 < kv.size(); i += 2) {
+    if (kv[i].kind != VK::kStr) Fail(hazard::kRuntimeError, line, "tiling key fields are named by strings");
+    got[kv[i].s] = ToInt(kv[i + 1], line, "tiling key value");
+  }
+  for (const auto& [name, v] : got) {
+    auto f = std::find_if(schema->fields.begin(), schema->fields.end(), [&](const auto& x) { return x.name == name; });
+    if (f == schema->fields.end())
+      Fail(hazard::kRuntimeError, line,
+           absl::StrFormat("tiling key field '%s' is not in %s (tiling_key.md: the dict names exactly the schema's "
+                           "fields)", name, schema->cls));
+    if (std::find(f->values.begin(), f->values.end(), v) == f->values.end())
+      Fail(hazard::kRuntimeError, line,
+           absl::StrFormat("tiling key %s=%d is not one of the field's values [%s] (tiling_key.md)", name, v,
+                           absl::StrJoin(f->values, ", ")));
+  }
+  for (const auto& f : schema->fields) {
+    auto it = got.find(f.name);
+    if (it == got.end())
+      Fail(hazard::kRuntimeError, line,
+           absl::StrFormat("tiling key of '%s' lacks field '%s' (tiling_key.md: every field must be given)",
+                           kernel.name, f.name));
+    auto g = prog.globals.find(f.name);
+    if (g != prog.globals.end() && !(g->second.kind == VK::kUnavailable && !g->second.s.empty() &&
+                                     g->second.s.rfind("tiling-key field", 0) == 0))
+      Fail(hazard::kRuntimeError, schema->line,
+           "tiling key field '" + f.name + "' has the name of a module-level variable (tiling_key.md forbids it)");
+    prog.globals[f.name] = Value::Int(it->second);
+    bound.push_back(f.name);
+  }
+}
+
+void Interp::Launch(const FuncIR& kernel, int64_t bd, std::vector<Value>& args, Kwargs& kw, int line,
+                    const Value* key) {
   if (block_dim_override > 0) bd = block_dim_override;
+  // Tiling-key fields are names of the kernel for this launch only (tiling_key.md).
+  struct Unbind {
+    Program& prog;
+    std::vector<std::string> names;
+    ~Unbind() {
+      for (const auto& n : names)
+        prog.globals[n] = Value::Unavailable("tiling-key field '" + n + "' outside a launch that gives it");
+    }
+  } unbind{prog, {}};
+  BindTilingKey(kernel, key, line, unbind.names);
   if (bd <= 0) {
     sink.Report(hazard::kBlockDim, line, absl::StrFormat("kernel '%s' launched with block_dim=%d", kernel.name, bd));
     Fail(hazard::kBlockDim, line, "launch with a non-positive block_dim");

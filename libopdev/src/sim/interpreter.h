@@ -86,7 +86,9 @@ class Interp {
   Value CallFunction(const FuncIR& f, std::vector<Value>& args, Kwargs& kw, int line);
   // Runs `kernel` on the cores of block_dim blocks (see PlanCore) as concurrent cores under a
   // CoreScheduler (one runs at a time, switches at sync points; schedule_seed permutes).
-  void Launch(const FuncIR& kernel, int64_t block_dim, std::vector<Value>& args, Kwargs& kw, int line);
+  // `key`: the launch's tiling-key dict (tiling_key.md), nullptr or None when it gives none.
+  void Launch(const FuncIR& kernel, int64_t block_dim, std::vector<Value>& args, Kwargs& kw, int line,
+              const Value* key = nullptr);
 
   Value Eval(const XNode& n, Frame& fr);
   Flow Exec(const std::vector<SNode>& body, Frame& fr, Value* ret);
@@ -177,7 +179,10 @@ class Interp {
   void Assign(const XNode& target, const Value& v, Frame& fr);
   Value CallMethod(const Value& m, std::vector<Value>& args, Kwargs& kw, int line);
   Value& Global(const XNode& n);
-  void FinishCore(bool completed);  // end-of-core checks (Cube checks only when it completed)
+  void FinishCore(bool completed);
+  // Checks a launch's tiling key against the kernel's schema and binds each field's value as a
+  // module-level name (their names in `bound`).
+  void BindTilingKey(const FuncIR& kernel, const Value* key, int line, std::vector<std::string>& bound);  // end-of-core checks (Cube checks only when it completed)
 
   std::vector<std::unique_ptr<CoreMemory>> spare_mem_[2];  // reused between launches, by CoreKind
   // Argument vectors of EvalCall, one per nesting depth, reused from call to call.

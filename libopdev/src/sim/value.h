@@ -106,6 +106,7 @@ struct BoundMethod {
 struct LaunchSpec {
   const FuncIR* kernel = nullptr;
   Value block_dim;
+  Value key;  // kernel[stream, block_dim, {tiling key}]: the dict, else None
 };
 
 std::string KindName(VK k);
