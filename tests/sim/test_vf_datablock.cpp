@@ -343,3 +343,88 @@ def k(x: pl.Tensor[[1, 64], pl.DT_FP32], mk: pl.Tensor[[1, 64], pl.DT_UINT8], ou
   REQUIRE(rr.ok());
   CHECK(HasAt(rr->hazards, "SIM-UNSUPPORTED", LineOf(reg, "m = vf.load_align(mt, 0")));
 }
+
+TEST_CASE("DINTLV_B32 load, ZERO/ONE casts and or_ rebuild a row in fp16, in order") {
+  // The with_mask / flex softmax packing: even and odd fp32 elements of a 128-element row go to
+  // two registers, each is cast into the even (ZERO) or odd (ONE) fp16 lanes, or_ merges them.
+  const char* src = R"(import pypto_pro.language as pl
+from pypto_pro.language import Vf as vf
+
+
+@pl.vector_function
+def pack(xt, dst):
+    all32 = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)
+    all16 = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP16)
+    ev, od = vf.load_align(xt, 0, dist=pl.LoadDist.DINTLV_B32)
+    e16 = vf.astype(ev, all32, layout=pl.CastLayout.ZERO, dtype=pl.DT_FP16)
+    o16 = vf.astype(od, all32, layout=pl.CastLayout.ONE, dtype=pl.DT_FP16)
+    r = vf.or_(e16, o16, all16)
+    vf.store_align(dst, r, all16)
+
+
+@pl.jit()
+def k(x: pl.Tensor[[1, 128], pl.DT_FP32], out: pl.Tensor[[1, 128], pl.DT_FP16]):
+    with pl.section_vector():
+        xt = pl.make_tile(pl.TileType(shape=[1, 128], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec), addr=0x0, size=512)
+        dst = pl.make_tile(pl.TileType(shape=[1, 128], dtype=pl.DT_FP16, target_memory=pl.MemorySpace.Vec), addr=0x200, size=256)
+        pl.load(xt, x, [0, 0])
+        pack(xt, dst)
+        pl.store(out, dst, [0, 0])
+)";
+  auto x = simtest::Random(DType::kFloat16, {1, 128}, -4, 4, 8);  // fp16-exact values
+  auto xf = *precision::Tensor::FromDoubles(DType::kFloat32, {1, 128}, [&] {
+    std::vector<double> v(128);
+    for (int i = 0; i < 128; ++i) v[static_cast<size_t>(i)] = x.GetDouble(i);
+    return v;
+  }());
+  auto out = simtest::Random(DType::kFloat16, {1, 128}, 0, 0, 1);
+  SimOptions o;
+  o.entry = "k";
+  auto r = RunKernelSource(src, "pack.py", {xf, out}, o);
+  REQUIRE(r.ok());
+  INFO(r->hazards.ToText());
+  REQUIRE(r->hazards.ErrorCount() == 0);
+  const precision::Tensor* t = Output(*r, "out");
+  REQUIRE(t);
+  for (int i = 0; i < 128; ++i) REQUIRE(t->GetDouble(i) == x.GetDouble(i));
+  // Without the ONE layout both halves land in the even lanes: the odd elements are lost.
+  std::string zero = Mutate(src, "layout=pl.CastLayout.ONE", "layout=pl.CastLayout.ZERO");
+  auto rz = RunKernelSource(zero, "pack.py", {xf, out}, o);
+  REQUIRE(rz.ok());
+  t = Output(*rz, "out");
+  REQUIRE(t);
+  int differ = 0;
+  for (int i = 0; i < 128; ++i) differ += t->GetDouble(i) != x.GetDouble(i);
+  CHECK(differ > 0);
+}
+
+TEST_CASE("and_ / or_ / xor / not_ work on lane bit patterns under the predicate") {
+  VReg a, b;
+  a.dtype = b.dtype = DType::kUInt16;
+  for (int i = 0; i < 128; ++i) {
+    a.Set(i, 0x0F0F);
+    b.Set(i, 0x00FF);
+  }
+  const MaskReg half = vf::UpdateMask(64, DType::kUInt16);
+  VReg r_and = vf::Bitwise(vf::BitOp::kAnd, a, &b, half);
+  VReg r_or = vf::Bitwise(vf::BitOp::kOr, a, &b, half);
+  VReg r_xor = vf::Bitwise(vf::BitOp::kXor, a, &b, half);
+  VReg r_not = vf::Bitwise(vf::BitOp::kNot, a, nullptr, half);
+  for (int i = 0; i < 128; ++i) {
+    const bool on = i < 64;
+    CHECK(r_and.Get(i) == (on ? 0x000F : 0));
+    CHECK(r_or.Get(i) == (on ? 0x0FFF : 0));
+    CHECK(r_xor.Get(i) == (on ? 0x0FF0 : 0));
+    CHECK(r_not.Get(i) == (on ? 0xF0F0 : 0));
+  }
+  // Masks: predicate bits combined under the predicate.
+  MaskReg m3 = *vf::CreateMask("M3", DType::kFloat32);
+  MaskReg all = *vf::CreateMask("ALL", DType::kFloat32);
+  MaskReg n3 = vf::Bitwise(vf::BitOp::kNot, m3, nullptr, all);
+  MaskReg both = vf::Bitwise(vf::BitOp::kOr, m3, &n3, all);
+  MaskReg none = vf::Bitwise(vf::BitOp::kAnd, m3, &n3, all);
+  for (int i = 0; i < kVRegBytes; ++i) {
+    CHECK(both.bit[i] == all.bit[i]);
+    CHECK(none.bit[i] == 0);
+  }
+}

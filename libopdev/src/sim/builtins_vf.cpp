@@ -1,6 +1,7 @@
 // `vf.*` builtins: mask creation, register load/store against UB tiles (with alignment, range
 // and definedness checks; DataBlock stores and POST_UPDATE cursors), (de-)interleaving, lane
-// arithmetic, exp_sub, reductions, broadcasts, compares, select and astype. Each checks that the mask was built for the operation's element width.
+// arithmetic, bitwise and_/or_/xor/not_, exp_sub, reductions, broadcasts, compares, select and
+// astype. Each checks that the mask was built for the operation's element width.
 #include "builtins.h"
 
 #include "opdev/api/catalog.h"
@@ -171,6 +172,21 @@ Value LoadAlignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   DType d = a.DTypeArg(2, "dtype", ra.tile->type.dtype);
   const std::string_view dist = a.EnumName(3, "dist");
   if (!a.EnumName(4, "data_copy_mode").empty()) in.Fail(hazard::kUnsupported, call.line, "vf.load_align data_copy_mode is not simulated");
+  if (dist.rfind("DINTLV", 0) == 0) {
+    // Two registers: 512 bytes, even elements to the first, odd to the second. The suffix
+    // names the element width; it must be the register dtype's.
+    const int64_t es = dist == "DINTLV_B8" ? 1 : dist == "DINTLV_B16" ? 2 : dist == "DINTLV_B32" ? 4 : 0;
+    if (es == 0 || es != static_cast<int64_t>(DTypeSize(d)))
+      in.Fail(hazard::kUnsupported, call.line,
+              absl::StrFormat("vf.load_align dist=%s into %s registers is not simulated", std::string(dist),
+                              std::string(DTypeName(d))));
+    const uint64_t byte = CheckedAddress(a, ra, d, "vf.load_align", 32, 2 * kVRegBytes);
+    in.MarkUsed(*ra.tile);
+    ra.tile->last_load_line = 0;
+    SpaceBuffer& buf = in.Mem().Get(MemSpace::kVec);
+    auto [r0, r1] = vf::LoadDeInterleaved(buf.bytes.data() + byte, buf.written.data() + byte, d);
+    return Value::TupleV({MakeReg(r0), MakeReg(r1)});
+  }
   if (!dist.empty() && dist != "NORM" && dist.rfind("BRC", 0) != 0)
     in.Fail(hazard::kUnsupported, call.line, "vf.load_align dist=" + std::string(dist) + " is not simulated");
   const bool brc = !dist.empty() && dist != "NORM";
@@ -559,6 +575,36 @@ Value AsTypeFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   return MakeReg(std::move(r));
 }
 
+// and_ / or_ / xor of two registers or masks, not_ of one, under a predicate (ZEROING).
+template <vf::BitOp OP>
+Value BitwiseFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  constexpr bool kUnary = OP == vf::BitOp::kNot;
+  Args a(in, call, pos, kw,
+         OP == vf::BitOp::kAnd ? "vf.and_" : OP == vf::BitOp::kOr ? "vf.or_" : OP == vf::BitOp::kXor ? "vf.xor" : "vf.not_");
+  RequireVf(a);
+  const Value& x = a.Req(0, "src0");
+  const MaskReg& m = a.Mask(kUnary ? 1 : 2, "preg");
+  ModeArg(a);
+  ++in.stats.vf_ops;
+  if (x.kind == VK::kMask) {
+    const MaskReg* y = kUnary ? nullptr : &a.Mask(1, "src1");
+    return MakeMask(vf::Bitwise(OP, x.As<MaskReg>(), y, m));
+  }
+  const VReg& r0 = a.Reg(0, "src0");
+  CheckMask(a, m, r0.dtype, "an operation on");
+  CheckRegDtype(a, call, r0.dtype);
+  const VReg* r1 = nullptr;
+  if (!kUnary) {
+    r1 = &a.Reg(1, "src1");
+    if (r1->dtype != r0.dtype)
+      in.sink.Report(hazard::kTypeMismatch, call.line,
+                     absl::StrFormat("%s operands are %s and %s", a.fname(), std::string(DTypeName(r0.dtype)),
+                                     std::string(DTypeName(r1->dtype))));
+  }
+  in.stats.lane_ops += r0.Lanes();
+  return MakeReg(vf::Bitwise(OP, r0, r1, m));
+}
+
 Value MemBar(Interp&, const XNode&, BArgs&, Kwargs&) { return Value::None(); }
 
 }  // namespace
@@ -568,6 +614,10 @@ void RegisterVfBuiltins(BuiltinTable& t) {
   t["vf.update_mask"] = UpdateMaskFn;
   t["vf.load_align"] = LoadAlignFn;
   t["vf.store_align"] = StoreAlignFn;
+  t["vf.and_"] = BitwiseFn<vf::BitOp::kAnd>;
+  t["vf.or_"] = BitwiseFn<vf::BitOp::kOr>;
+  t["vf.xor"] = BitwiseFn<vf::BitOp::kXor>;
+  t["vf.not_"] = BitwiseFn<vf::BitOp::kNot>;
   t["vf.de_interleave"] = ShuffleFn<true>;
   t["vf.interleave"] = ShuffleFn<false>;
   t["vf.add"] = VfBinary<vf::BinOp::kAdd>;

@@ -660,6 +660,51 @@ std::pair<MaskReg, MaskReg> ShuffleMasks(const MaskReg& a, const MaskReg& b) {
 }  // namespace
 
 std::pair<VReg, VReg> DeInterleave(const VReg& a, const VReg& b) { return ShuffleRegs<DeInterleaveFrom>(a, b); }
+
+namespace {
+uint8_t BitByte(BitOp op, uint8_t x, uint8_t y) {
+  switch (op) {
+    case BitOp::kAnd: return static_cast<uint8_t>(x & y);
+    case BitOp::kOr: return static_cast<uint8_t>(x | y);
+    case BitOp::kXor: return static_cast<uint8_t>(x ^ y);
+    case BitOp::kNot: return static_cast<uint8_t>(~x);
+  }
+  return 0;
+}
+}  // namespace
+
+VReg Bitwise(BitOp op, const VReg& a, const VReg* b, const MaskReg& m) {
+  VReg r;
+  r.dtype = a.dtype;
+  r.raw.fill(0);
+  const int es = a.ElemBytes(), n = a.Lanes();
+  r.any_undef = false;
+  r.undef.fill(0);
+  for (int i = 0; i < n; ++i) {
+    if (!m.bit[i * es]) continue;
+    for (int k = 0; k < es; ++k)
+      r.raw[i * es + k] = BitByte(op, a.raw[i * es + k], b ? b->raw[i * es + k] : 0);
+    if (a.LaneUndef(i) || (b && b->LaneUndef(i))) {
+      r.undef[i] = 1;
+      r.any_undef = true;
+    }
+  }
+  return r;
+}
+
+MaskReg Bitwise(BitOp op, const MaskReg& a, const MaskReg* b, const MaskReg& m) {
+  MaskReg r;
+  r.width = a.width;
+  for (int i = 0; i < kVRegBytes; ++i)
+    r.bit[i] = m.bit[i] ? static_cast<uint8_t>(BitByte(op, a.bit[i], b ? b->bit[i] : 0) & 1) : 0;
+  return r;
+}
+
+std::pair<VReg, VReg> LoadDeInterleaved(const uint8_t* p, const uint8_t* written, DType dtype) {
+  const VReg lo = LoadBytes(p, written, dtype);
+  const VReg hi = LoadBytes(p + kVRegBytes, written ? written + kVRegBytes : nullptr, dtype);
+  return DeInterleave(lo, hi);
+}
 std::pair<VReg, VReg> Interleave(const VReg& a, const VReg& b) { return ShuffleRegs<InterleaveFrom>(a, b); }
 std::pair<MaskReg, MaskReg> DeInterleave(const MaskReg& a, const MaskReg& b) {
   return ShuffleMasks<DeInterleaveFrom>(a, b);
