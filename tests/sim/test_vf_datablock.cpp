@@ -428,3 +428,52 @@ TEST_CASE("and_ / or_ / xor / not_ work on lane bit patterns under the predicate
     CHECK(none.bit[i] == 0);
   }
 }
+
+TEST_CASE("store_unalign chains write element runs, holding the last partial block until the post") {
+  // One element per iteration (the with_mask softmax's row maxima): dst[i] = x[i] for 44 i.
+  const char* src = R"(import pypto_pro.language as pl
+from pypto_pro.language import Vf as vf
+
+
+@pl.vector_function
+def gather_rows(xt, dst):
+    u = vf.unalign_reg_for_store()
+    for i in pl.range(44):
+        r = vf.load_align(xt, i, dist=pl.LoadDist.BRC_B32)
+        vf.store_unalign(dst, r, u, 1, post_update=True)
+    vf.store_unalign_post(dst, u, 0, post_update=True)
+
+
+@pl.jit()
+def k(x: pl.Tensor[[1, 64], pl.DT_FP32], out: pl.Tensor[[1, 44], pl.DT_FP32]):
+    with pl.section_vector():
+        xt = pl.make_tile(pl.TileType(shape=[1, 64], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec), addr=0x0, size=256)
+        dst = pl.make_tile(pl.TileType(shape=[1, 48], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec), addr=0x100, size=192)
+        pl.load(xt, x, [0, 0])
+        gather_rows(xt, dst)
+        pl.set_validshape(dst, [1, 44])
+        pl.store(out, dst, [0, 0])
+)";
+  auto x = simtest::Random(DType::kFloat32, {1, 64}, -1, 1, 12);
+  auto out = simtest::Random(DType::kFloat32, {1, 44}, 0, 0, 1);
+  SimOptions o;
+  o.entry = "k";
+  auto r = RunKernelSource(src, "unalign.py", {x, out}, o);
+  REQUIRE(r.ok());
+  INFO(r->hazards.ToText());
+  REQUIRE(r->hazards.ErrorCount() == 0);
+  const precision::Tensor* t = Output(*r, "out");
+  REQUIRE(t);
+  for (int i = 0; i < 44; ++i) REQUIRE(t->GetDouble(i) == x.GetDouble(i));
+  // Without the post, elements 40..43 (the last partial 32-byte block) never reach UB, and the
+  // store to GM copies never-written bytes.
+  std::string nopost = Mutate(src, "    vf.store_unalign_post(dst, u, 0, post_update=True)\n", "");
+  auto rn = RunKernelSource(nopost, "unalign.py", {x, out}, o);
+  REQUIRE(rn.ok());
+  CHECK(HasAt(rn->hazards, "SIM-UNINIT-READ", LineOf(nopost, "pl.store(out, dst, [0, 0])")));
+  // Stride 2 from 44 loads reaches past the 48-element tile.
+  std::string wide = Mutate(src, "vf.store_unalign(dst, r, u, 1, post_update=True)", "vf.store_unalign(dst, r, u, 2, post_update=True)");
+  auto rw = RunKernelSource(wide, "unalign.py", {x, out}, o);
+  REQUIRE(rw.ok());
+  CHECK(HasAt(rw->hazards, "SIM-VREG-RANGE", LineOf(wide, "vf.store_unalign(dst, r, u, 2")));
+}

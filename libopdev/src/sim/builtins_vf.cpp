@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 namespace opdev::sim {
 
@@ -575,6 +576,141 @@ Value AsTypeFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   return MakeReg(std::move(r));
 }
 
+// The alignment tracker of an unaligned store chain (store_unalign.md): the bytes of the last
+// partial 32-byte block a store_unalign left behind, not yet in UB.
+struct UnalignReg {
+  bool pending = false;
+  uint64_t addr = 0;              // UB byte address of `bytes`
+  std::vector<uint8_t> bytes;     // [addr, addr + size): the held tail
+  std::vector<uint8_t> written;   // their definedness
+};
+
+Value UnalignRegForStoreFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "vf.unalign_reg_for_store");
+  RequireVf(a);
+  return Value::Obj(VK::kUnalignReg, std::make_shared<UnalignReg>());
+}
+
+UnalignReg& UnalignArg(const Args& a, size_t i) {
+  const Value& v = a.Req(i, "align_reg");
+  if (v.kind != VK::kUnalignReg) a.Fail("align_reg must come from vf.unalign_reg_for_store(), got " + KindName(v.kind));
+  return v.As<UnalignReg>();
+}
+
+// Writes the held tail into UB.
+void FlushUnalign(Interp& in, UnalignReg& u, int line) {
+  if (!u.pending) return;
+  SpaceBuffer& buf = in.Mem().Get(MemSpace::kVec);
+  std::memcpy(buf.bytes.data() + u.addr, u.bytes.data(), u.bytes.size());
+  std::memcpy(buf.written.data() + u.addr, u.written.data(), u.written.size());
+  StampOrigin(buf, u.addr, u.bytes.size(), 1, 0, line, 0);
+  u.pending = false;
+}
+
+// The destination of a store_unalign / store_unalign_post (post_update: the VF call's cursor
+// for it, advanced by `stride` elements after the call).
+uint64_t UnalignDest(const Args& a, const XNode& call, bool post, Interp::VfCursor** cur) {
+  if (post) {
+    *cur = &PostUpdateCursor(a, call);
+    return (*cur)->tile->addr + static_cast<uint64_t>((*cur)->byte);
+  }
+  RegAddr ra = Resolve(a, a.Req(0, "tile"), nullptr);
+  return ra.tile->addr + static_cast<uint64_t>(ra.elem) * ra.tile->elem_size();
+}
+
+// vf.store_unalign(tile, src, align_reg, stride, post_update) (store_unalign.md): the first
+// `stride` elements of src go to the destination, which continues the chain where the tracker's
+// held bytes end. The held bytes and the new ones are written up to the last 32-byte boundary
+// they reach (UB takes whole DataBlocks); the bytes after it stay in the tracker until a later
+// store_unalign or store_unalign_post.
+Value StoreUnalignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "vf.store_unalign");
+  RequireVf(a);
+  const Value& src = a.Req(1, "src");
+  if (src.kind == VK::kMask) in.Fail(hazard::kUnsupported, call.line, "vf.store_unalign of a mask register is not simulated");
+  const VReg& r = a.Reg(1, "src");
+  UnalignReg& u = UnalignArg(a, 2);
+  const Value* pu = a.Get(99, "post_update");
+  const bool post = pu && in.Truthy(*pu);
+  const Value* st = a.Get(3, "stride");
+  if (!st || st->kind == VK::kNone)
+    in.Fail(hazard::kUnsupported, call.line,
+            "vf.store_unalign without stride (the 3-argument form may hang the device, store_unalign.md) is not "
+            "simulated");
+  const int64_t n = in.ToInt(*st, call.line, "stride");
+  const int es = r.ElemBytes();
+  if (n < 0 || n > r.Lanes()) a.Fail(absl::StrFormat("stride %d is outside [0, %d] elements of the register", n, r.Lanes()));
+  Interp::VfCursor* cur = nullptr;
+  const uint64_t dst = UnalignDest(a, call, post, &cur);
+  const std::shared_ptr<Tile> tile = cur ? cur->tile : Resolve(a, a.Req(0, "tile"), nullptr).tile;
+  if (tile->type.space != MemSpace::kVec) a.Fail("vf.store_unalign needs a Vec (UB) tile");
+  in.MarkUsed(*tile);
+  CheckStoreDtype(in, call, r, *tile);
+  const uint64_t len = static_cast<uint64_t>(n) * es, end = dst + len;
+  SpaceBuffer& buf = in.Mem().Get(MemSpace::kVec);
+  if (end > buf.capacity) in.Fail(hazard::kRegisterRange, call.line, absl::StrFormat("vf.store_unalign reaches byte 0x%x, outside UB", end));
+  if (len > 0 && (dst < tile->addr || end > tile->addr + tile->size))
+    in.sink.Report(hazard::kRegisterRange, call.line,
+                   absl::StrFormat("vf.store_unalign writes [0x%x, 0x%x), outside tile '%s' [0x%x, 0x%x)", dst, end,
+                                   tile->name, tile->addr, tile->addr + tile->size));
+  if (u.pending && u.addr + u.bytes.size() != dst)
+    in.Fail(hazard::kUnsupported, call.line,
+            absl::StrFormat("vf.store_unalign at 0x%x while the tracker holds bytes ending at 0x%x: a chain that "
+                            "does not continue where it stopped is not simulated",
+                            dst, u.addr + u.bytes.size()));
+  // The run the tracker holds followed by this store's bytes: whole 32-byte blocks reached go
+  // to UB now, the bytes after the last boundary stay held.
+  std::vector<uint8_t> run = u.pending ? u.bytes : std::vector<uint8_t>{};
+  std::vector<uint8_t> ok = u.pending ? u.written : std::vector<uint8_t>{};
+  const uint64_t start = u.pending ? u.addr : dst;
+  bool undef = false;
+  for (uint64_t b = 0; b < len; ++b) {
+    const int lane = static_cast<int>(b / es);
+    run.push_back(r.raw[b]);
+    ok.push_back(r.LaneUndef(lane) ? 0 : 1);
+    undef |= r.LaneUndef(lane);
+  }
+  const uint64_t cut = std::max(start, end / 32 * 32);
+  std::memcpy(buf.bytes.data() + start, run.data(), cut - start);
+  std::memcpy(buf.written.data() + start, ok.data(), cut - start);
+  StampOrigin(buf, start, cut - start, es, 0, call.line, static_cast<int16_t>(n));
+  u.pending = cut < end;
+  u.addr = cut;
+  u.bytes.assign(run.begin() + static_cast<std::ptrdiff_t>(cut - start), run.end());
+  u.written.assign(ok.begin() + static_cast<std::ptrdiff_t>(cut - start), ok.end());
+  if (undef)
+    in.sink.Report(hazard::kUninitRead, call.line,
+                   "vf.store_unalign stores lanes computed from on-chip bytes never written in this run");
+  if (cur) cur->byte += n * static_cast<int64_t>(tile->elem_size());
+  return Value::None();
+}
+
+// vf.store_unalign_post(tile, align_reg, stride, post_update) (store_unalign_post.md): writes
+// the tail the tracker holds; with post_update the destination cursor advances by `stride`.
+Value StoreUnalignPostFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "vf.store_unalign_post");
+  RequireVf(a);
+  UnalignReg& u = UnalignArg(a, 1);
+  const Value* pu = a.Get(99, "post_update");
+  const bool post = pu && in.Truthy(*pu);
+  const Value* st = a.Get(2, "stride");
+  if (!st || st->kind == VK::kNone)
+    in.Fail(hazard::kUnsupported, call.line,
+            "vf.store_unalign_post without stride (the 2-argument form may hang the device, "
+            "store_unalign_post.md) is not simulated");
+  const int64_t n = in.ToInt(*st, call.line, "stride");
+  Interp::VfCursor* cur = nullptr;
+  const uint64_t dst = UnalignDest(a, call, post, &cur);
+  if (u.pending && u.addr + u.bytes.size() != dst)
+    in.Fail(hazard::kUnsupported, call.line,
+            absl::StrFormat("vf.store_unalign_post at 0x%x while the tracker holds bytes ending at 0x%x is not "
+                            "simulated",
+                            dst, u.addr + u.bytes.size()));
+  FlushUnalign(in, u, call.line);
+  if (cur) cur->byte += n * static_cast<int64_t>(cur->tile->elem_size());
+  return Value::None();
+}
+
 // and_ / or_ / xor of two registers or masks, not_ of one, under a predicate (ZEROING).
 template <vf::BitOp OP>
 Value BitwiseFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
@@ -618,6 +754,9 @@ void RegisterVfBuiltins(BuiltinTable& t) {
   t["vf.or_"] = BitwiseFn<vf::BitOp::kOr>;
   t["vf.xor"] = BitwiseFn<vf::BitOp::kXor>;
   t["vf.not_"] = BitwiseFn<vf::BitOp::kNot>;
+  t["vf.unalign_reg_for_store"] = UnalignRegForStoreFn;
+  t["vf.store_unalign"] = StoreUnalignFn;
+  t["vf.store_unalign_post"] = StoreUnalignPostFn;
   t["vf.de_interleave"] = ShuffleFn<true>;
   t["vf.interleave"] = ShuffleFn<false>;
   t["vf.add"] = VfBinary<vf::BinOp::kAdd>;

@@ -31,6 +31,7 @@ std::string KindName(VK k) {
     case VK::kTensor: return "Tensor";
     case VK::kVReg: return "RegTensor";
     case VK::kMask: return "MaskReg";
+    case VK::kUnalignReg: return "UnalignRegForStore";
     case VK::kFunc: return "function";
     case VK::kBuiltin: return "builtin";
     case VK::kModule: return "module";

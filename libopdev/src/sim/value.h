@@ -25,7 +25,7 @@ struct Value;
 enum class VK : uint8_t {
   kNone, kBool, kInt, kFloat, kStr, kTuple, kList, kDType, kEnum, kTileType, kTile, kTileOffset,
   kGroup, kTensor, kVReg, kMask, kFunc, kBuiltin, kModule, kMethod, kLaunch, kPlatform,
-  kUnavailable, kDict, kObject,
+  kUnavailable, kDict, kObject, kUnalignReg,
 };
 
 struct Kwarg {
