@@ -10,7 +10,8 @@ namespace {
 constexpr const char* kUsage =
     "opdev sim FILE --entry NAME --in X.npy [--in Y.npy ...] --out-dir DIR\n"
     "          [--block-dim N] [--scalar V ...] [--target a5|a3] [--vector-cores N]\n"
-    "          [--cube-cores N] [--work-budget UNITS] [--schedule-seed N] [--json]\n"
+    "          [--cube-cores N] [--work-budget UNITS] [--schedule-seed N]\n"
+    "          [--tiling-key NAME=VALUE ...] [--json]\n"
     "       opdev sim --hazards [--json]\n\n"
     "Executes the entry of a PyPTO-Pro kernel file on the CPU: a wrapper (inputs bind to its\n"
     "parameters; its statements must stay within the wrapper boundary; outputs are the tensors\n"
@@ -28,6 +29,8 @@ constexpr const char* kUsage =
     "--vector-cores / --cube-cores set get_platform_info()'s vector_core_num and core_num /\n"
     "cube_core_num (defaults 48 and 24, the framework's A5 fallback; a chip reports its own):\n"
     "the block_dim limit of a launch (SIM-BLOCK-DIM) is checked against them.\n"
+    "--tiling-key NAME=VALUE gives a kernel entry declared with @pl.jit(tiling_key=...) the key\n"
+    "its host launch kernel[stream, block_dim, {...}] would (every field, tiling_key.md).\n"
     "Exit status: 0 ran clean, 1 hazards (errors) or the run stopped, 2 usage or input error.";
 
 int RunSim(const std::vector<std::string>& args) {
@@ -46,6 +49,8 @@ int RunSim(const std::vector<std::string>& args) {
       "work-budget", po::value<int64_t>()->default_value(0), "work units before SIM-WORK-BUDGET (0: default)")(
       "schedule-seed", po::value<int64_t>()->default_value(0),
       "0: fixed core order; N > 0: a reproducible permuted interleaving of the cores")(
+      "tiling-key", po::value<std::vector<std::string>>()->composing(),
+      "NAME=VALUE of a kernel entry's tiling key (repeat per field)")(
       "hazards", po::bool_switch(), "list the hazard catalogue and exit")(
       "json", po::bool_switch(), "machine-readable result");
   po::positional_options_description pos;
@@ -67,6 +72,11 @@ int RunSim(const std::vector<std::string>& args) {
     boost::json::array in;
     for (const auto& p : vm["in"].as<std::vector<std::string>>()) in.emplace_back(p);
     request["in"] = std::move(in);
+  }
+  if (vm.count("tiling-key")) {
+    boost::json::array key;
+    for (const auto& f : vm["tiling-key"].as<std::vector<std::string>>()) key.emplace_back(f);
+    request["tiling_key"] = std::move(key);
   }
   if (vm.count("scalar")) {
     boost::json::array scalars;

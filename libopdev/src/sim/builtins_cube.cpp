@@ -622,7 +622,8 @@ void FinishCubeCore(Interp& in, CoreContext& core) {
     in.sink.Report(hazard::kMmLayoutUnpaired, core.cube.layout_transform_line,
                    "set_mm_layout_transform(enabled=True) is never switched off before the kernel ends "
                    "(set_mm_layout_transform.md: enabled=False after the store)");
-  // Mutex ids shared by two groups that are both used (auto_mutex), unless one aliases the other.
+  // Mutex ids shared by two groups that are both used (auto_mutex), unless one aliases the other
+  // or both are views of one locked buffer (LockedViews).
   if (core.auto_mutex) {
     std::map<int64_t, const TileGroup*> owner;
     for (const auto& g : core.groups) {
@@ -635,7 +636,7 @@ void FinishCubeCore(Interp& in, CoreContext& core) {
         const TileGroup* o = it->second;
         bool alias = o->slots.size() == g->slots.size() && o->type.space == g->type.space;
         for (size_t i = 0; alias && i < o->slots.size(); ++i) alias = o->slots[i]->addr == g->slots[i]->addr;
-        if (alias) continue;
+        if (alias || LockedViews(*o, *g)) continue;
         in.sink.Report(hazard::kMutexShared, g->decl_line,
                        absl::StrFormat("tile group '%s' uses mutex id %d, which tile group '%s' (line %d) also "
                                        "uses; both are live on %s, so auto_mutex interleaves their locks",

@@ -1,6 +1,7 @@
 // `vf.*` builtins: mask creation, register load/store against UB tiles (with alignment, range
-// and definedness checks), lane arithmetic, exp_sub, reductions, broadcasts, compares, select
-// and astype. Each checks that the mask was built for the operation's element width.
+// and definedness checks; DataBlock stores and POST_UPDATE cursors), (de-)interleaving, lane
+// arithmetic, bitwise and_/or_/xor/not_, exp_sub, reductions, broadcasts, compares, select and
+// astype. Each checks that the mask was built for the operation's element width.
 #include "builtins.h"
 
 #include "opdev/api/catalog.h"
@@ -11,6 +12,8 @@
 #include "absl/strings/str_join.h"
 
 #include <algorithm>
+#include <cstring>
+#include <vector>
 
 namespace opdev::sim {
 
@@ -93,21 +96,25 @@ RegAddr Resolve(const Args& a, const Value& v, const Value* extra) {
   return r;
 }
 
-uint64_t CheckedAddress(const Args& a, const RegAddr& ra, DType dtype, const char* what) {
+// The byte address of `ra`, checked: `len` bytes inside UB, aligned to `align` bytes (32 for
+// whole-register transfers; load_align.md gives the element width for the BRC modes).
+uint64_t CheckedAddress(const Args& a, const RegAddr& ra, DType dtype, const char* what, int64_t align = 32,
+                        int64_t len = kVRegBytes) {
   Interp& in = a.in();
   const Tile& t = *ra.tile;
   if (t.type.space != MemSpace::kVec) a.Fail(absl::StrCat(what, " needs a Vec (UB) tile"));
   const int64_t es = static_cast<int64_t>(DTypeSize(dtype));
   const int64_t byte = static_cast<int64_t>(t.addr) + ra.elem * static_cast<int64_t>(t.elem_size());
   const SpaceBuffer& buf = in.Mem().Get(MemSpace::kVec);
-  if (ra.elem < 0 || byte < 0 || static_cast<uint64_t>(byte) + kVRegBytes > buf.capacity) {
+  if (ra.elem < 0 || byte < 0 || static_cast<uint64_t>(byte + len) > buf.capacity) {
     in.Fail(hazard::kRegisterRange, a.line(),
             absl::StrFormat("%s at element offset %d of tile '%s' reaches bytes [0x%x, 0x%x), outside UB (%d bytes)",
-                            what, ra.elem, t.name, byte, byte + kVRegBytes, buf.capacity));
+                            what, ra.elem, t.name, byte, byte + len, buf.capacity));
   }
-  if (byte % 32 != 0) {
+  if (byte % align != 0) {
     in.Fail(hazard::kRegisterRange, a.line(),
-            absl::StrFormat("%s address 0x%x (tile '%s' + %d elements) is not 32-byte aligned", what, byte, t.name, ra.elem));
+            absl::StrFormat("%s address 0x%x (tile '%s' + %d elements) is not %d-byte aligned", what, byte, t.name,
+                            ra.elem, align));
   }
   (void)es;
   return static_cast<uint64_t>(byte);
@@ -128,23 +135,79 @@ Value UpdateMaskFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   return MakeMask(vf::UpdateMask(a.Int(0, "scalar"), a.DTypeArg(1, "dtype", DType::kFloat32)));
 }
 
+// load_align into a variable declared as a mask register (load_align.md, mask_tensor mode):
+// NORM reads VL/8 = 32 bytes as the 256 predicate bits, US reads 16 bytes and repeats every
+// bit, DS reads 64 bytes and keeps every other bit. Predicate bit i is bit i % 8 of byte i / 8
+// (the order under which the fa/ causal VF samples' uint8 0/1 mask rows, read with DS, make
+// fp32 lane i follow mask byte i). The mask keeps the element width it was declared with.
+Value LoadMask(const Args& a, const XNode& call, const RegAddr& ra, std::string_view dist, int width) {
+  Interp& in = a.in();
+  const std::string_view d = dist.empty() ? "NORM" : dist;
+  if (d != "NORM" && d != "US" && d != "DS")
+    in.Fail(hazard::kUnsupported, call.line,
+            "vf.load_align into a mask register with dist=" + std::string(d) + " (load_align.md: NORM, US, DS)");
+  const int64_t len = d == "NORM" ? 32 : d == "US" ? 16 : 64;
+  const int64_t align = d == "US" ? 16 : 32;
+  const uint64_t byte = CheckedAddress(a, ra, ra.tile->type.dtype, "vf.load_align (mask)", align, len);
+  in.MarkUsed(*ra.tile);
+  ra.tile->last_load_line = 0;
+  const SpaceBuffer& buf = in.Mem().Get(MemSpace::kVec);
+  if (std::memchr(buf.written.data() + byte, 0, static_cast<size_t>(len)) != nullptr)
+    in.sink.Report(hazard::kUninitRead, call.line,
+                   "vf.load_align loads a mask register from on-chip bytes never written in this run");
+  auto src_bit = [&](int64_t i) { return (buf.bytes[byte + static_cast<uint64_t>(i / 8)] >> (i % 8)) & 1; };
+  MaskReg m;
+  m.width = width;
+  for (int i = 0; i < kVRegBytes; ++i)
+    m.bit[i] = static_cast<uint8_t>(d == "NORM" ? src_bit(i) : d == "US" ? src_bit(i / 2) : src_bit(2 * i));
+  ++in.stats.vf_ops;
+  return MakeMask(m);
+}
+
 Value LoadAlignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   Args a(in, call, pos, kw, "vf.load_align");
   RequireVf(a);
   RegAddr ra = Resolve(a, a.Req(0, "tile"), a.Get(1, "offset"));
+  if (in.assign_value == &call && in.assign_target && in.assign_target->kind == VK::kMask)
+    return LoadMask(a, call, ra, a.EnumName(3, "dist"), in.assign_target->As<MaskReg>().width);
   DType d = a.DTypeArg(2, "dtype", ra.tile->type.dtype);
   const std::string_view dist = a.EnumName(3, "dist");
   if (!a.EnumName(4, "data_copy_mode").empty()) in.Fail(hazard::kUnsupported, call.line, "vf.load_align data_copy_mode is not simulated");
-  uint64_t byte = CheckedAddress(a, ra, d, "vf.load_align");
+  if (dist.rfind("DINTLV", 0) == 0) {
+    // Two registers: 512 bytes, even elements to the first, odd to the second. The suffix
+    // names the element width; it must be the register dtype's.
+    const int64_t es = dist == "DINTLV_B8" ? 1 : dist == "DINTLV_B16" ? 2 : dist == "DINTLV_B32" ? 4 : 0;
+    if (es == 0 || es != static_cast<int64_t>(DTypeSize(d)))
+      in.Fail(hazard::kUnsupported, call.line,
+              absl::StrFormat("vf.load_align dist=%s into %s registers is not simulated", std::string(dist),
+                              std::string(DTypeName(d))));
+    const uint64_t byte = CheckedAddress(a, ra, d, "vf.load_align", 32, 2 * kVRegBytes);
+    in.MarkUsed(*ra.tile);
+    ra.tile->last_load_line = 0;
+    SpaceBuffer& buf = in.Mem().Get(MemSpace::kVec);
+    auto [r0, r1] = vf::LoadDeInterleaved(buf.bytes.data() + byte, buf.written.data() + byte, d);
+    return Value::TupleV({MakeReg(r0), MakeReg(r1)});
+  }
+  if (!dist.empty() && dist != "NORM" && dist.rfind("BRC", 0) != 0)
+    in.Fail(hazard::kUnsupported, call.line, "vf.load_align dist=" + std::string(dist) + " is not simulated");
+  const bool brc = !dist.empty() && dist != "NORM";
+  // BRC_B8/B16/B32 read one element of that width (BRC: of the register's dtype), aligned to it.
+  const int64_t brc_bytes = dist == "BRC_B8" ? 1 : dist == "BRC_B16" ? 2 : dist == "BRC_B32" ? 4 : DTypeSize(d);
+  uint64_t byte = brc ? CheckedAddress(a, ra, d, "vf.load_align", brc_bytes, brc_bytes)
+                      : CheckedAddress(a, ra, d, "vf.load_align");
   in.MarkUsed(*ra.tile);
   ra.tile->last_load_line = 0;
   SpaceBuffer& buf = in.Mem().Get(MemSpace::kVec);
-  if (!dist.empty() && dist != "NORM") {
-    if (dist.rfind("BRC", 0) != 0) in.Fail(hazard::kUnsupported, call.line, "vf.load_align dist=" + std::string(dist) + " is not simulated");
+  if (brc) {
     // Broadcast one element to every lane.
     VReg r;
     r.dtype = d;
     const int es = r.ElemBytes();
+    if (es != brc_bytes)
+      in.Fail(hazard::kUnsupported, call.line,
+              absl::StrFormat("vf.load_align dist=%s into a %s register (a broadcast of %d-byte elements into "
+                              "lanes of another width) is not simulated",
+                              std::string(dist), std::string(DTypeName(d)), brc_bytes));
     bool undef = std::memchr(buf.written.data() + byte, 0, es) != nullptr;
     for (int i = 0; i < r.Lanes(); ++i) std::memcpy(r.raw.data() + i * es, buf.bytes.data() + byte, es);
     if (undef) { r.any_undef = true; r.undef.fill(1); }
@@ -153,15 +216,134 @@ Value LoadAlignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   return MakeReg(vf::LoadBytes(buf.bytes.data() + byte, buf.written.data() + byte, d));
 }
 
+// The destination of a POST_UPDATE store: the VF call's cursor for this destination (created
+// at its first use, at the destination's address; keyed like the frontend's hoisted cursor
+// variables, by the destination variable or, for an expression, by its address).
+Interp::VfCursor& PostUpdateCursor(const Args& a, const XNode& call) {
+  Interp& in = a.in();
+  if (!in.vf_cursors) a.Fail("post_update=True runs inside a @pl.vector_function");
+  RegAddr ra = Resolve(a, a.Req(0, "tile"), nullptr);
+  std::string key = !call.items.empty() && call.items[0]->kind == XK::kLocal
+                        ? absl::StrCat("L", call.items[0]->slot)
+                        : absl::StrCat("A", ra.tile->id, ":", ra.elem);
+  auto it = in.vf_cursors->find(key);
+  if (it == in.vf_cursors->end())
+    it = in.vf_cursors->emplace(key, Interp::VfCursor{ra.tile, ra.elem * static_cast<int64_t>(ra.tile->elem_size())})
+             .first;
+  return it->second;
+}
+
+// Stamps the provenance of `len` stored bytes at `byte` (lane numbers from `first_lane`).
+void StampOrigin(SpaceBuffer& buf, uint64_t byte, uint64_t len, int es, int first_lane, int line, int16_t active) {
+  if (buf.origin.empty()) return;
+  for (uint64_t b = 0; b < len && byte + b < buf.origin.size(); ++b)
+    buf.origin[byte + b] = WriteOrigin{line, static_cast<int16_t>(first_lane + static_cast<int>(b) / es), active};
+}
+
+void CheckStoreDtype(Interp& in, const XNode& call, const VReg& r, const Tile& t) {
+  if (r.dtype != t.type.dtype && DTypeSize(r.dtype) != DTypeSize(t.type.dtype)) {
+    in.sink.Report(hazard::kTypeMismatch, call.line,
+                   absl::StrFormat("vf.store_align of a %s register into %s tile '%s'", std::string(DTypeName(r.dtype)),
+                                   std::string(DTypeName(t.type.dtype)), t.name));
+  }
+}
+
+// DataBlock mode (store_align.md, DATA_BLOCK_COPY): the register's 8 DataBlocks of 32 bytes go
+// to `byte + j * block_stride * 32`. A block is written whole when any of its 32 mask bits is
+// set and not at all (nor checked against the tile) when none is.
+void StoreDataBlocks(const Args& a, const XNode& call, const VReg& r, const MaskReg& m, Tile& t, uint64_t byte,
+                     int64_t block_stride) {
+  Interp& in = a.in();
+  constexpr int kBlock = 32;
+  SpaceBuffer& buf = in.Mem().Get(MemSpace::kVec);
+  if (byte % kBlock != 0)
+    in.Fail(hazard::kRegisterRange, call.line,
+            absl::StrFormat("vf.store_align (DATA_BLOCK_COPY) address 0x%x in tile '%s' is not 32-byte aligned", byte,
+                            t.name));
+  if (block_stride < 0) a.Fail(absl::StrFormat("block_stride must not be negative, got %d", block_stride));
+  const int es = r.ElemBytes();
+  int16_t active = 0;
+  bool on[kVRegBytes / kBlock];
+  for (int j = 0; j < kVRegBytes / kBlock; ++j) {
+    on[j] = std::find(m.bit.begin() + j * kBlock, m.bit.begin() + (j + 1) * kBlock, 1) != m.bit.begin() + (j + 1) * kBlock;
+    if (on[j]) active = static_cast<int16_t>(active + kBlock / es);
+  }
+  bool undef = false;
+  for (int j = 0; j < kVRegBytes / kBlock; ++j) {
+    if (!on[j]) continue;
+    const uint64_t dst = byte + static_cast<uint64_t>(j) * static_cast<uint64_t>(block_stride) * kBlock;
+    if (dst + kBlock > buf.capacity)
+      in.Fail(hazard::kRegisterRange, call.line,
+              absl::StrFormat("vf.store_align (DATA_BLOCK_COPY) writes DataBlock %d at byte 0x%x, outside UB (%d bytes)",
+                              j, dst, buf.capacity));
+    if (dst < t.addr || dst + kBlock > t.addr + t.size)
+      in.sink.Report(hazard::kRegisterRange, call.line,
+                     absl::StrFormat("vf.store_align (DATA_BLOCK_COPY, block_stride %d) writes DataBlock %d at byte "
+                                     "0x%x, outside tile '%s' [0x%x, 0x%x)",
+                                     block_stride, j, dst, t.name, t.addr, t.addr + t.size));
+    std::memcpy(buf.bytes.data() + dst, r.raw.data() + j * kBlock, kBlock);
+    for (int l = j * kBlock / es; l < (j + 1) * kBlock / es; ++l) {
+      const bool u = r.LaneUndef(l);
+      undef |= u;
+      std::memset(buf.written.data() + dst + (l * es - j * kBlock), u ? 0 : 1, es);
+    }
+    StampOrigin(buf, dst, kBlock, es, j * kBlock / es, call.line, active);
+  }
+  if (undef)
+    in.sink.Report(hazard::kUninitRead, call.line,
+                   "vf.store_align stores DataBlocks holding lanes computed from on-chip bytes never written in "
+                   "this run");
+}
+
 Value StoreAlignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   Args a(in, call, pos, kw, "vf.store_align");
   RequireVf(a);
   const VReg& r = a.Reg(1, "src");
   const MaskReg& m = a.Mask(2, "preg");
-  RegAddr ra = Resolve(a, a.Req(0, "tile"), a.Get(3, "offset"));
   if (const std::string_view dist = a.EnumName(99, "dist"); !dist.empty() && dist != "NORM")
     in.Fail(hazard::kUnsupported, call.line, "vf.store_align dist=" + std::string(dist) + " is not simulated");
+  const std::string_view mode = a.EnumName(99, "data_copy_mode");
+  const bool block_mode = mode == "DATA_BLOCK_COPY";
+  if (!mode.empty() && mode != "NORM" && !block_mode)
+    in.Fail(hazard::kUnsupported, call.line, "vf.store_align data_copy_mode=" + std::string(mode) + " is not simulated");
+  const Value* pu = a.Get(99, "post_update");
+  const bool post = pu && in.Truthy(*pu);
+  if (block_mode) {
+    // Positional 4th/5th arguments are block_stride and repeat_stride in this mode.
+    const Value* bs = a.Get(3, "block_stride");
+    const Value* rs = a.Get(4, "repeat_stride");
+    const int64_t block_stride = bs && bs->kind != VK::kNone ? in.ToInt(*bs, call.line, "block_stride") : 0;
+    const int64_t repeat_stride = rs && rs->kind != VK::kNone ? in.ToInt(*rs, call.line, "repeat_stride") : 0;
+    std::shared_ptr<Tile> tile;
+    uint64_t byte = 0;
+    Interp::VfCursor* cur = nullptr;
+    if (post) {
+      cur = &PostUpdateCursor(a, call);
+      tile = cur->tile;
+      byte = tile->addr + static_cast<uint64_t>(cur->byte);
+    } else {
+      RegAddr ra = Resolve(a, a.Req(0, "tile"), nullptr);
+      tile = ra.tile;
+      byte = tile->addr + static_cast<uint64_t>(ra.elem) * tile->elem_size();
+    }
+    if (tile->type.space != MemSpace::kVec) a.Fail("vf.store_align needs a Vec (UB) tile");
+    in.MarkUsed(*tile);
+    CheckStoreDtype(in, call, r, *tile);
+    StoreDataBlocks(a, call, r, m, *tile, byte, block_stride);
+    if (cur) cur->byte += repeat_stride * 32;
+    return Value::None();
+  }
   CheckMask(a, m, r.dtype, "a register of");
+  RegAddr ra;
+  Interp::VfCursor* cur = nullptr;
+  if (post) {
+    // The 4th argument is the post-update step in elements of the tile (store_align.md).
+    cur = &PostUpdateCursor(a, call);
+    ra.tile = cur->tile;
+    ra.elem = cur->byte / static_cast<int64_t>(cur->tile->elem_size());
+  } else {
+    ra = Resolve(a, a.Req(0, "tile"), a.Get(3, "offset"));
+  }
   uint64_t byte = CheckedAddress(a, ra, r.dtype, "vf.store_align");
   Tile& t = *ra.tile;
   in.MarkUsed(t);
@@ -174,11 +356,7 @@ Value StoreAlignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
                    absl::StrFormat("vf.store_align writes active lane %d at byte 0x%x, past the end of tile '%s' [0x%x, 0x%x)",
                                    last, byte + static_cast<uint64_t>(last) * es, t.name, t.addr, t.addr + t.size));
   }
-  if (r.dtype != t.type.dtype && DTypeSize(r.dtype) != DTypeSize(t.type.dtype)) {
-    in.sink.Report(hazard::kTypeMismatch, call.line,
-                   absl::StrFormat("vf.store_align of a %s register into %s tile '%s'", std::string(DTypeName(r.dtype)),
-                                   std::string(DTypeName(t.type.dtype)), t.name));
-  }
+  CheckStoreDtype(in, call, r, t);
   SpaceBuffer& buf = in.Mem().Get(MemSpace::kVec);
   if (!buf.origin.empty()) {
     int16_t active = 0;
@@ -193,7 +371,44 @@ Value StoreAlignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
                    "vf.store_align stores active lanes computed from on-chip bytes never written in this run "
                    "(e.g. padding columns of a tile the mask does not exclude)");
   }
+  if (cur) {
+    const Value* st = a.Get(3, "offset");
+    const int64_t stride = st && st->kind != VK::kNone ? in.ToInt(*st, call.line, "post-update stride") : 0;
+    cur->byte += stride * static_cast<int64_t>(t.elem_size());
+  }
   return Value::None();
+}
+
+// de_interleave / interleave of two registers or two masks; returns the pair (dst0, dst1).
+template <bool DE>
+Value ShuffleFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, DE ? "vf.de_interleave" : "vf.interleave");
+  RequireVf(a);
+  const Value& x = a.Req(0, "src0");
+  const Value& y = a.Req(1, "src1");
+  if (x.kind == VK::kMask && y.kind == VK::kMask) {
+    const MaskReg& m0 = x.As<MaskReg>();
+    const MaskReg& m1 = y.As<MaskReg>();
+    if (m0.width != m1.width)
+      in.sink.Report(hazard::kMaskDtype, call.line,
+                     absl::StrFormat("%s of masks built for %d- and %d-byte elements", a.fname(), m0.width, m1.width));
+    auto [d0, d1] = DE ? vf::DeInterleave(m0, m1) : vf::Interleave(m0, m1);
+    ++in.stats.vf_ops;
+    return Value::TupleV({MakeMask(d0), MakeMask(d1)});
+  }
+  const VReg& r0 = a.Reg(0, "src0");
+  const VReg& r1 = a.Reg(1, "src1");
+  CheckRegDtype(a, call, r0.dtype);
+  if (r0.dtype != r1.dtype)
+    in.sink.Report(hazard::kTypeMismatch, call.line,
+                   absl::StrFormat("%s sources are %s and %s", a.fname(), std::string(DTypeName(r0.dtype)),
+                                   std::string(DTypeName(r1.dtype))));
+  if (r0.ElemBytes() == 8)
+    in.Fail(hazard::kUnsupported, call.line, std::string(a.fname()) + " of 64-bit registers is not simulated");
+  auto [d0, d1] = DE ? vf::DeInterleave(r0, r1) : vf::Interleave(r0, r1);
+  Count(in, r0);
+  Count(in, r1);
+  return Value::TupleV({MakeReg(d0), MakeReg(d1)});
 }
 
 template <vf::BinOp OP>
@@ -361,6 +576,171 @@ Value AsTypeFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   return MakeReg(std::move(r));
 }
 
+// The alignment tracker of an unaligned store chain (store_unalign.md): the bytes of the last
+// partial 32-byte block a store_unalign left behind, not yet in UB.
+struct UnalignReg {
+  bool pending = false;
+  uint64_t addr = 0;              // UB byte address of `bytes`
+  std::vector<uint8_t> bytes;     // [addr, addr + size): the held tail
+  std::vector<uint8_t> written;   // their definedness
+};
+
+Value UnalignRegForStoreFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "vf.unalign_reg_for_store");
+  RequireVf(a);
+  return Value::Obj(VK::kUnalignReg, std::make_shared<UnalignReg>());
+}
+
+UnalignReg& UnalignArg(const Args& a, size_t i) {
+  const Value& v = a.Req(i, "align_reg");
+  if (v.kind != VK::kUnalignReg) a.Fail("align_reg must come from vf.unalign_reg_for_store(), got " + KindName(v.kind));
+  return v.As<UnalignReg>();
+}
+
+// Writes the held tail into UB.
+void FlushUnalign(Interp& in, UnalignReg& u, int line) {
+  if (!u.pending) return;
+  SpaceBuffer& buf = in.Mem().Get(MemSpace::kVec);
+  std::memcpy(buf.bytes.data() + u.addr, u.bytes.data(), u.bytes.size());
+  std::memcpy(buf.written.data() + u.addr, u.written.data(), u.written.size());
+  StampOrigin(buf, u.addr, u.bytes.size(), 1, 0, line, 0);
+  u.pending = false;
+}
+
+// The destination of a store_unalign / store_unalign_post (post_update: the VF call's cursor
+// for it, advanced by `stride` elements after the call).
+uint64_t UnalignDest(const Args& a, const XNode& call, bool post, Interp::VfCursor** cur) {
+  if (post) {
+    *cur = &PostUpdateCursor(a, call);
+    return (*cur)->tile->addr + static_cast<uint64_t>((*cur)->byte);
+  }
+  RegAddr ra = Resolve(a, a.Req(0, "tile"), nullptr);
+  return ra.tile->addr + static_cast<uint64_t>(ra.elem) * ra.tile->elem_size();
+}
+
+// vf.store_unalign(tile, src, align_reg, stride, post_update) (store_unalign.md): the first
+// `stride` elements of src go to the destination, which continues the chain where the tracker's
+// held bytes end. The held bytes and the new ones are written up to the last 32-byte boundary
+// they reach (UB takes whole DataBlocks); the bytes after it stay in the tracker until a later
+// store_unalign or store_unalign_post.
+Value StoreUnalignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "vf.store_unalign");
+  RequireVf(a);
+  const Value& src = a.Req(1, "src");
+  if (src.kind == VK::kMask) in.Fail(hazard::kUnsupported, call.line, "vf.store_unalign of a mask register is not simulated");
+  const VReg& r = a.Reg(1, "src");
+  UnalignReg& u = UnalignArg(a, 2);
+  const Value* pu = a.Get(99, "post_update");
+  const bool post = pu && in.Truthy(*pu);
+  const Value* st = a.Get(3, "stride");
+  if (!st || st->kind == VK::kNone)
+    in.Fail(hazard::kUnsupported, call.line,
+            "vf.store_unalign without stride (the 3-argument form may hang the device, store_unalign.md) is not "
+            "simulated");
+  const int64_t n = in.ToInt(*st, call.line, "stride");
+  const int es = r.ElemBytes();
+  if (n < 0 || n > r.Lanes()) a.Fail(absl::StrFormat("stride %d is outside [0, %d] elements of the register", n, r.Lanes()));
+  Interp::VfCursor* cur = nullptr;
+  const uint64_t dst = UnalignDest(a, call, post, &cur);
+  const std::shared_ptr<Tile> tile = cur ? cur->tile : Resolve(a, a.Req(0, "tile"), nullptr).tile;
+  if (tile->type.space != MemSpace::kVec) a.Fail("vf.store_unalign needs a Vec (UB) tile");
+  in.MarkUsed(*tile);
+  CheckStoreDtype(in, call, r, *tile);
+  const uint64_t len = static_cast<uint64_t>(n) * es, end = dst + len;
+  SpaceBuffer& buf = in.Mem().Get(MemSpace::kVec);
+  if (end > buf.capacity) in.Fail(hazard::kRegisterRange, call.line, absl::StrFormat("vf.store_unalign reaches byte 0x%x, outside UB", end));
+  if (len > 0 && (dst < tile->addr || end > tile->addr + tile->size))
+    in.sink.Report(hazard::kRegisterRange, call.line,
+                   absl::StrFormat("vf.store_unalign writes [0x%x, 0x%x), outside tile '%s' [0x%x, 0x%x)", dst, end,
+                                   tile->name, tile->addr, tile->addr + tile->size));
+  if (u.pending && u.addr + u.bytes.size() != dst)
+    in.Fail(hazard::kUnsupported, call.line,
+            absl::StrFormat("vf.store_unalign at 0x%x while the tracker holds bytes ending at 0x%x: a chain that "
+                            "does not continue where it stopped is not simulated",
+                            dst, u.addr + u.bytes.size()));
+  // The run the tracker holds followed by this store's bytes: whole 32-byte blocks reached go
+  // to UB now, the bytes after the last boundary stay held.
+  std::vector<uint8_t> run = u.pending ? u.bytes : std::vector<uint8_t>{};
+  std::vector<uint8_t> ok = u.pending ? u.written : std::vector<uint8_t>{};
+  const uint64_t start = u.pending ? u.addr : dst;
+  bool undef = false;
+  for (uint64_t b = 0; b < len; ++b) {
+    const int lane = static_cast<int>(b / es);
+    run.push_back(r.raw[b]);
+    ok.push_back(r.LaneUndef(lane) ? 0 : 1);
+    undef |= r.LaneUndef(lane);
+  }
+  const uint64_t cut = std::max(start, end / 32 * 32);
+  std::memcpy(buf.bytes.data() + start, run.data(), cut - start);
+  std::memcpy(buf.written.data() + start, ok.data(), cut - start);
+  StampOrigin(buf, start, cut - start, es, 0, call.line, static_cast<int16_t>(n));
+  u.pending = cut < end;
+  u.addr = cut;
+  u.bytes.assign(run.begin() + static_cast<std::ptrdiff_t>(cut - start), run.end());
+  u.written.assign(ok.begin() + static_cast<std::ptrdiff_t>(cut - start), ok.end());
+  if (undef)
+    in.sink.Report(hazard::kUninitRead, call.line,
+                   "vf.store_unalign stores lanes computed from on-chip bytes never written in this run");
+  if (cur) cur->byte += n * static_cast<int64_t>(tile->elem_size());
+  return Value::None();
+}
+
+// vf.store_unalign_post(tile, align_reg, stride, post_update) (store_unalign_post.md): writes
+// the tail the tracker holds; with post_update the destination cursor advances by `stride`.
+Value StoreUnalignPostFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "vf.store_unalign_post");
+  RequireVf(a);
+  UnalignReg& u = UnalignArg(a, 1);
+  const Value* pu = a.Get(99, "post_update");
+  const bool post = pu && in.Truthy(*pu);
+  const Value* st = a.Get(2, "stride");
+  if (!st || st->kind == VK::kNone)
+    in.Fail(hazard::kUnsupported, call.line,
+            "vf.store_unalign_post without stride (the 2-argument form may hang the device, "
+            "store_unalign_post.md) is not simulated");
+  const int64_t n = in.ToInt(*st, call.line, "stride");
+  Interp::VfCursor* cur = nullptr;
+  const uint64_t dst = UnalignDest(a, call, post, &cur);
+  if (u.pending && u.addr + u.bytes.size() != dst)
+    in.Fail(hazard::kUnsupported, call.line,
+            absl::StrFormat("vf.store_unalign_post at 0x%x while the tracker holds bytes ending at 0x%x is not "
+                            "simulated",
+                            dst, u.addr + u.bytes.size()));
+  FlushUnalign(in, u, call.line);
+  if (cur) cur->byte += n * static_cast<int64_t>(cur->tile->elem_size());
+  return Value::None();
+}
+
+// and_ / or_ / xor of two registers or masks, not_ of one, under a predicate (ZEROING).
+template <vf::BitOp OP>
+Value BitwiseFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  constexpr bool kUnary = OP == vf::BitOp::kNot;
+  Args a(in, call, pos, kw,
+         OP == vf::BitOp::kAnd ? "vf.and_" : OP == vf::BitOp::kOr ? "vf.or_" : OP == vf::BitOp::kXor ? "vf.xor" : "vf.not_");
+  RequireVf(a);
+  const Value& x = a.Req(0, "src0");
+  const MaskReg& m = a.Mask(kUnary ? 1 : 2, "preg");
+  ModeArg(a);
+  ++in.stats.vf_ops;
+  if (x.kind == VK::kMask) {
+    const MaskReg* y = kUnary ? nullptr : &a.Mask(1, "src1");
+    return MakeMask(vf::Bitwise(OP, x.As<MaskReg>(), y, m));
+  }
+  const VReg& r0 = a.Reg(0, "src0");
+  CheckMask(a, m, r0.dtype, "an operation on");
+  CheckRegDtype(a, call, r0.dtype);
+  const VReg* r1 = nullptr;
+  if (!kUnary) {
+    r1 = &a.Reg(1, "src1");
+    if (r1->dtype != r0.dtype)
+      in.sink.Report(hazard::kTypeMismatch, call.line,
+                     absl::StrFormat("%s operands are %s and %s", a.fname(), std::string(DTypeName(r0.dtype)),
+                                     std::string(DTypeName(r1->dtype))));
+  }
+  in.stats.lane_ops += r0.Lanes();
+  return MakeReg(vf::Bitwise(OP, r0, r1, m));
+}
+
 Value MemBar(Interp&, const XNode&, BArgs&, Kwargs&) { return Value::None(); }
 
 }  // namespace
@@ -370,6 +750,15 @@ void RegisterVfBuiltins(BuiltinTable& t) {
   t["vf.update_mask"] = UpdateMaskFn;
   t["vf.load_align"] = LoadAlignFn;
   t["vf.store_align"] = StoreAlignFn;
+  t["vf.and_"] = BitwiseFn<vf::BitOp::kAnd>;
+  t["vf.or_"] = BitwiseFn<vf::BitOp::kOr>;
+  t["vf.xor"] = BitwiseFn<vf::BitOp::kXor>;
+  t["vf.not_"] = BitwiseFn<vf::BitOp::kNot>;
+  t["vf.unalign_reg_for_store"] = UnalignRegForStoreFn;
+  t["vf.store_unalign"] = StoreUnalignFn;
+  t["vf.store_unalign_post"] = StoreUnalignPostFn;
+  t["vf.de_interleave"] = ShuffleFn<true>;
+  t["vf.interleave"] = ShuffleFn<false>;
   t["vf.add"] = VfBinary<vf::BinOp::kAdd>;
   t["vf.sub"] = VfBinary<vf::BinOp::kSub>;
   t["vf.mul"] = VfBinary<vf::BinOp::kMul>;

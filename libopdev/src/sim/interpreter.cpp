@@ -8,6 +8,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace opdev::sim {
@@ -30,6 +31,7 @@ std::string KindName(VK k) {
     case VK::kTensor: return "Tensor";
     case VK::kVReg: return "RegTensor";
     case VK::kMask: return "MaskReg";
+    case VK::kUnalignReg: return "UnalignRegForStore";
     case VK::kFunc: return "function";
     case VK::kBuiltin: return "builtin";
     case VK::kModule: return "module";
@@ -159,6 +161,9 @@ Value Interp::Eval(const XNode& n, Frame& fr) {
         if (colon != std::string::npos)
           Fail(hazard::kUnsupported, n.line, "name '" + n.name.substr(colon + 1) + "' of the function enclosing " +
                                                  n.name.substr(0, colon) + " has no value here: " + v.s);
+        // A tiling-key field outside its launch is not a name at all (Python's NameError).
+        if (v.s.rfind("tiling-key field", 0) == 0)
+          Fail(hazard::kRuntimeError, n.line, "name '" + n.name + "' is not defined: " + v.s);
         Fail(hazard::kUnsupported, n.line, "module name '" + n.name + "' has no value here: " + v.s);
       }
       return v;
@@ -301,7 +306,7 @@ Value Interp::CallValue(const Value& callee, std::vector<Value>& args, Kwargs& k
       int64_t bd = spec.block_dim.kind == VK::kInt || spec.block_dim.kind == VK::kBool
                        ? spec.block_dim.i
                        : ToInt(spec.block_dim, site.line, "block_dim");
-      Launch(*spec.kernel, bd, args, kw, site.line);
+      Launch(*spec.kernel, bd, args, kw, site.line, &spec.key);
       return Value::None();
     }
     case VK::kMethod: return CallMethod(callee, args, kw, site.line);
@@ -342,6 +347,8 @@ Value Interp::CallFunction(const FuncIR& f, std::vector<Value>& args, Kwargs& kw
     Fail(hazard::kRuntimeError, line, f.name + "() missing argument '" + f.params[i].name + "'");
   }
   bool was_vf = in_vf;
+  std::map<std::string, VfCursor>* was_cursors = vf_cursors;
+  std::map<std::string, VfCursor> cursors;
   if (f.kind == FuncKind::kVector) {
     if (!in_kernel) Fail(hazard::kRuntimeError, line, "@pl.vector_function '" + f.name + "' called outside a kernel");
     for (size_t i = 0; i < np; ++i) {
@@ -354,6 +361,7 @@ Value Interp::CallFunction(const FuncIR& f, std::vector<Value>& args, Kwargs& kw
                     f.params[i].name);
     }
     in_vf = true;
+    vf_cursors = &cursors;
   }
   if (fn_depth_ >= kMaxCallDepth)
     Fail(hazard::kLimit, line,
@@ -367,10 +375,12 @@ Value Interp::CallFunction(const FuncIR& f, std::vector<Value>& args, Kwargs& kw
     Exec(f.body, fr, &ret);
   } catch (...) {
     in_vf = was_vf;
+    vf_cursors = was_cursors;
     --fn_depth_;
     throw;
   }
   in_vf = was_vf;
+  vf_cursors = was_cursors;
   --fn_depth_;
   return ret;
 }
@@ -487,8 +497,12 @@ Flow Interp::Exec(const std::vector<SNode>& body, Frame& fr, Value* ret) {
       case SK::kAssign: {
         const XNode& t0 = *s.targets[0];
         assign_name = (t0.kind == XK::kLocal || t0.kind == XK::kGlobal) ? t0.name : std::string();
+        assign_target = t0.kind == XK::kLocal && s.targets.size() == 1 ? &fr.slots[t0.slot] : nullptr;
+        assign_value = s.value.get();
         Value v = Eval(*s.value, fr);
         assign_name.clear();
+        assign_target = nullptr;
+        assign_value = nullptr;
         if (s.targets.size() == 1 && t0.kind == XK::kLocal) fr.slots[t0.slot] = std::move(v);
         else if (s.targets.size() == 1) Assign(t0, v, fr);
         else for (const auto& t : s.targets) Assign(*t, v, fr);
@@ -1001,6 +1015,15 @@ Value Interp::Subscript(const Value& obj, const Value& idx, int line) {
       const auto& p = idx.Items();
       if (p.size() < 2) Fail(hazard::kRuntimeError, line, "kernel[stream, block_dim] needs two items");
       spec->block_dim = p[1];
+      if (p.size() >= 3) {
+        if (p[2].kind != VK::kDict)
+          Fail(hazard::kRuntimeError, line,
+               "kernel[stream, block_dim, key]: the tiling key must be a dict (tiling_key.md), not a " +
+                   KindName(p[2].kind));
+        spec->key = p[2];
+      }
+      if (p.size() >= 4)
+        Fail(hazard::kUnsupported, line, "kernel[stream, block_dim, key, datatype]: datatype specialisation is not simulated");
     } else {
       spec->block_dim = idx;
     }
@@ -1044,8 +1067,20 @@ void Interp::WrongCoreSpace(const Tile& t) const {
 
 void Interp::FinishCore(bool completed) {
   if (completed) FinishCubeCore(*this, *core);
+  // Slots of groups that are views of one locked buffer overlap by design (LockedViews).
+  auto locked_views = [&](const Tile& a, const Tile& b) {
+    if (!core->auto_mutex) return false;
+    for (const auto& g : core->groups)
+      for (const auto& h : core->groups) {
+        if (g == h || !LockedViews(*g, *h)) continue;
+        for (size_t i = 0; i < g->slots.size(); ++i)
+          if (g->slots[i].get() == &a && h->slots[i].get() == &b) return true;
+      }
+    return false;
+  };
   for (const auto& ov : core->overlaps) {
     if (!ov.a->used || !ov.b->used) continue;
+    if (locked_views(*ov.a, *ov.b)) continue;
     sink.Report(hazard::kTileOverlap, ov.a->decl_line,
                 absl::StrFormat("tile '%s' [0x%x, 0x%x) partially overlaps tile '%s' [0x%x, 0x%x) "
                                 "(declared at line %d) in %s; both are used",
@@ -1058,8 +1093,68 @@ void Interp::FinishCore(bool completed) {
   core->groups.clear();
 }
 
-void Interp::Launch(const FuncIR& kernel, int64_t bd, std::vector<Value>& args, Kwargs& kw, int line) {
+void Interp::BindTilingKey(const FuncIR& kernel, const Value* key, int line, std::vector<std::string>& bound) {
+  const bool given = key && key->kind == VK::kDict;
+  const TilingKeySchema* schema = kernel.tiling_key.get();
+  if (!schema) {
+    if (given)
+      Fail(hazard::kRuntimeError, line,
+           "kernel '" + kernel.name + "' is launched with a tiling key but its @pl.jit has no tiling_key= (tiling_key.md)");
+    return;
+  }
+  if (!schema->problem.empty())
+    Fail(hazard::kUnsupported, schema->line ? schema->line : line, "tiling key of '" + kernel.name + "': " + schema->problem);
+  if (!given)
+    Fail(hazard::kRuntimeError, line,
+         absl::StrFormat("kernel '%s' has tiling_key=%s: launch it as kernel[stream, block_dim, {...}] with every "
+                         "field (tiling_key.md; opdev sim --tiling-key NAME=VALUE for a kernel entry)",
+                         kernel.name, schema->cls));
+  const auto& kv = key->Items();
+  std::map<std::string, int64_t> got;
+  for (size_t i = 0; i + 1 < kv.size(); i += 2) {
+    if (kv[i].kind != VK::kStr) Fail(hazard::kRuntimeError, line, "tiling key fields are named by strings");
+    got[kv[i].s] = ToInt(kv[i + 1], line, "tiling key value");
+  }
+  for (const auto& [name, v] : got) {
+    auto f = std::find_if(schema->fields.begin(), schema->fields.end(), [&](const auto& x) { return x.name == name; });
+    if (f == schema->fields.end())
+      Fail(hazard::kRuntimeError, line,
+           absl::StrFormat("tiling key field '%s' is not in %s (tiling_key.md: the dict names exactly the schema's "
+                           "fields)", name, schema->cls));
+    if (std::find(f->values.begin(), f->values.end(), v) == f->values.end())
+      Fail(hazard::kRuntimeError, line,
+           absl::StrFormat("tiling key %s=%d is not one of the field's values [%s] (tiling_key.md)", name, v,
+                           absl::StrJoin(f->values, ", ")));
+  }
+  for (const auto& f : schema->fields) {
+    auto it = got.find(f.name);
+    if (it == got.end())
+      Fail(hazard::kRuntimeError, line,
+           absl::StrFormat("tiling key of '%s' lacks field '%s' (tiling_key.md: every field must be given)",
+                           kernel.name, f.name));
+    auto g = prog.globals.find(f.name);
+    if (g != prog.globals.end() && !(g->second.kind == VK::kUnavailable && !g->second.s.empty() &&
+                                     g->second.s.rfind("tiling-key field", 0) == 0))
+      Fail(hazard::kRuntimeError, schema->line,
+           "tiling key field '" + f.name + "' has the name of a module-level variable (tiling_key.md forbids it)");
+    prog.globals[f.name] = Value::Int(it->second);
+    bound.push_back(f.name);
+  }
+}
+
+void Interp::Launch(const FuncIR& kernel, int64_t bd, std::vector<Value>& args, Kwargs& kw, int line,
+                    const Value* key) {
   if (block_dim_override > 0) bd = block_dim_override;
+  // Tiling-key fields are names of the kernel for this launch only (tiling_key.md).
+  struct Unbind {
+    Program& prog;
+    std::vector<std::string> names;
+    ~Unbind() {
+      for (const auto& n : names)
+        prog.globals[n] = Value::Unavailable("tiling-key field '" + n + "' outside a launch that gives it");
+    }
+  } unbind{prog, {}};
+  BindTilingKey(kernel, key, line, unbind.names);
   if (bd <= 0) {
     sink.Report(hazard::kBlockDim, line, absl::StrFormat("kernel '%s' launched with block_dim=%d", kernel.name, bd));
     Fail(hazard::kBlockDim, line, "launch with a non-positive block_dim");
@@ -1216,8 +1311,11 @@ void Interp::SaveExec(ExecState& s) {
   s.core = core;
   s.in_kernel = in_kernel;
   s.in_vf = in_vf;
+  s.vf_cursors = vf_cursors;
   s.current_line = current_line;
   s.assign_name = std::move(assign_name);
+  s.assign_target = assign_target;
+  s.assign_value = assign_value;
   s.call_scratch = std::move(call_scratch_);
   s.call_depth = call_depth_;
   s.loops = std::move(loops_);
@@ -1229,8 +1327,11 @@ void Interp::RestoreExec(ExecState& s) {
   core = s.core;
   in_kernel = s.in_kernel;
   in_vf = s.in_vf;
+  vf_cursors = s.vf_cursors;
   current_line = s.current_line;
   assign_name = std::move(s.assign_name);
+  assign_target = s.assign_target;
+  assign_value = s.assign_value;
   call_scratch_ = std::move(s.call_scratch);
   call_depth_ = s.call_depth;
   loops_ = std::move(s.loops);

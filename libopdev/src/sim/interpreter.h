@@ -86,7 +86,9 @@ class Interp {
   Value CallFunction(const FuncIR& f, std::vector<Value>& args, Kwargs& kw, int line);
   // Runs `kernel` on the cores of block_dim blocks (see PlanCore) as concurrent cores under a
   // CoreScheduler (one runs at a time, switches at sync points; schedule_seed permutes).
-  void Launch(const FuncIR& kernel, int64_t block_dim, std::vector<Value>& args, Kwargs& kw, int line);
+  // `key`: the launch's tiling-key dict (tiling_key.md), nullptr or None when it gives none.
+  void Launch(const FuncIR& kernel, int64_t block_dim, std::vector<Value>& args, Kwargs& kw, int line,
+              const Value* key = nullptr);
 
   Value Eval(const XNode& n, Frame& fr);
   Flow Exec(const std::vector<SNode>& body, Frame& fr, Value* ret);
@@ -107,6 +109,15 @@ class Interp {
   bool in_kernel = false;
   bool in_vf = false;
   bool in_wrapper = false;
+  // The POST_UPDATE cursors of the running @pl.vector_function call (nullptr outside one). The
+  // frontend hoists one cursor per store destination to the VF function's entry, starting at
+  // the destination's address, and each post-updating store advances it in place
+  // (store_align.md, post_update); a plain store of the same tile keeps using its base.
+  struct VfCursor {
+    std::shared_ptr<Tile> tile;
+    int64_t byte = 0;  // from the tile's address
+  };
+  std::map<std::string, VfCursor>* vf_cursors = nullptr;
   CoreContext* core = nullptr;  // the executing core (inside a launch), else nullptr
   CoreMemory& Mem() const { return *core->mem; }
   // The cores of the launch in progress (nullptr outside a kernel) and a core's memory, taken
@@ -116,6 +127,10 @@ class Interp {
   int next_tile_id = 1;
   int current_line = 0;
   std::string assign_name;  // variable the current statement assigns (names tiles in messages)
+  // The local the current statement assigns, before the assignment (nullptr: none). A VF load
+  // into a variable declared as a mask register (vf.create_mask) loads a mask (load_align.md).
+  const Value* assign_target = nullptr;
+  const XNode* assign_value = nullptr;  // that statement's value expression
   PlatformInfo platform;    // what get_platform_info() returns
   int64_t block_dim_override = 0;  // > 0: replaces the block_dim of every launch
   RunLimits limits;
@@ -164,7 +179,10 @@ class Interp {
   void Assign(const XNode& target, const Value& v, Frame& fr);
   Value CallMethod(const Value& m, std::vector<Value>& args, Kwargs& kw, int line);
   Value& Global(const XNode& n);
-  void FinishCore(bool completed);  // end-of-core checks (Cube checks only when it completed)
+  void FinishCore(bool completed);
+  // Checks a launch's tiling key against the kernel's schema and binds each field's value as a
+  // module-level name (their names in `bound`).
+  void BindTilingKey(const FuncIR& kernel, const Value* key, int line, std::vector<std::string>& bound);  // end-of-core checks (Cube checks only when it completed)
 
   std::vector<std::unique_ptr<CoreMemory>> spare_mem_[2];  // reused between launches, by CoreKind
   // Argument vectors of EvalCall, one per nesting depth, reused from call to call.
@@ -192,8 +210,11 @@ class Interp {
     CoreContext* core = nullptr;
     bool in_kernel = false;
     bool in_vf = false;
+    std::map<std::string, VfCursor>* vf_cursors = nullptr;
     int current_line = 0;
     std::string assign_name;
+    const Value* assign_target = nullptr;
+    const XNode* assign_value = nullptr;
     std::vector<std::unique_ptr<CallScratch>> call_scratch;
     size_t call_depth = 0;
     std::vector<LoopFrame> loops;

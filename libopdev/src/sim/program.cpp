@@ -696,6 +696,56 @@ void AddNestedDefs(Program& prog, const py::Stmt& def, const std::string& qual,
 
 }  // namespace
 
+// The tiling-key schema a @pl.jit decorator names (tiling_key.md): the module-level class's
+// `NAME = TilingKeyField(bits=B, values=[...])` attributes in class order. A schema the
+// simulator cannot read keeps the reason in `problem`.
+std::shared_ptr<const TilingKeySchema> TilingKeyOf(const py::Stmt& def, const py::Module& m) {
+  for (const auto& d : def.decorator_list) {
+    if (d->kind != py::ExprKind::kCall) continue;
+    const py::Expr* tk = py::FindKeyword(*d, "tiling_key");
+    if (!tk || (tk->kind == py::ExprKind::kConstant && !py::IntValue(*tk) && !py::NumberValue(*tk))) continue;
+    auto schema = std::make_shared<TilingKeySchema>();
+    schema->cls = py::DottedName(*tk).value_or("");
+    const py::Stmt* cls = nullptr;
+    for (const auto& s : m.body)
+      if (s->kind == py::StmtKind::kClassDef && s->name == schema->cls) cls = s.get();
+    if (!cls) {
+      schema->problem = "tiling_key=" + schema->cls + " is not a class of this file";
+      return schema;
+    }
+    schema->line = cls->span.line;
+    for (const auto& s : cls->body) {
+      if (s->kind == py::StmtKind::kFunctionDef && s->name == "is_valid") {
+        schema->problem = "the schema's is_valid() is not evaluated by the simulator";
+        continue;
+      }
+      if (s->kind != py::StmtKind::kAssign || s->targets.size() != 1 || !s->value ||
+          s->targets[0]->kind != py::ExprKind::kName || s->value->kind != py::ExprKind::kCall)
+        continue;
+      if (!absl::EndsWith(py::DottedName(*s->value->func).value_or(""), "TilingKeyField")) continue;
+      TilingKeyFieldInfo f;
+      f.name = s->targets[0]->id;
+      const py::Expr* vals = py::FindKeyword(*s->value, "values");
+      if (!vals && s->value->args.size() >= 2) vals = s->value->args[1].get();
+      bool ok = vals && (vals->kind == py::ExprKind::kList || vals->kind == py::ExprKind::kTuple);
+      for (size_t i = 0; ok && i < vals->elts.size(); ++i) {
+        auto v = py::IntValue(*vals->elts[i]);
+        ok = v.has_value();
+        if (ok) f.values.push_back(*v);
+      }
+      if (!ok || f.values.empty()) {
+        schema->problem = "field " + f.name + ": values= is not a literal list of ints";
+        continue;
+      }
+      schema->fields.push_back(std::move(f));
+    }
+    if (schema->fields.empty() && schema->problem.empty())
+      schema->problem = "class " + schema->cls + " declares no TilingKeyField";
+    return schema;
+  }
+  return nullptr;
+}
+
 std::unique_ptr<Program> LowerProgram(py::Module module, const std::string& file, HazardSink& sink) {
   auto prog = std::make_unique<Program>();
   prog->file = file;
@@ -711,6 +761,7 @@ std::unique_ptr<Program> LowerProgram(py::Module module, const std::string& file
     f->line = s->span.line;
     f->def = s.get();
     f->kind = KindOf(*s, &f->auto_mutex);
+    if (f->kind == FuncKind::kJit) f->tiling_key = TilingKeyOf(*s, prog->module);
     auto v = std::make_shared<const FuncIR*>(f.get());
     prog->globals[s->name] = Value::Obj(VK::kFunc, v);
     prog->funcs[s->name] = std::move(f);

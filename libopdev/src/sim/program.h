@@ -58,6 +58,21 @@ struct SNode {
 
 enum class FuncKind { kHelper, kVector, kJit, kHost };
 
+// `@pl.jit(tiling_key=Schema)` (tiling_key.md): the schema class's TilingKeyField attributes in
+// class order. A launch names a value of every field (`kernel[stream, block_dim, {...}]`, or
+// `opdev sim --tiling-key NAME=V` for a kernel entry), and the kernel reads each field as a
+// constant name.
+struct TilingKeyFieldInfo {
+  std::string name;
+  std::vector<int64_t> values;  // the candidates
+};
+struct TilingKeySchema {
+  std::string cls;
+  int line = 0;
+  std::vector<TilingKeyFieldInfo> fields;
+  std::string problem;  // non-empty: why the schema cannot be used (reported at launch)
+};
+
 struct ParamInfo {
   std::string name;
   const py::Expr* annotation = nullptr;
@@ -73,6 +88,7 @@ struct FuncIR {
   std::vector<SNode> body;
   const py::Stmt* def = nullptr;
   bool auto_mutex = true;
+  std::shared_ptr<const TilingKeySchema> tiling_key;  // @pl.jit(tiling_key=...), else null
   // The execution domains of a @pl.jit kernel: from the `with pl.section_*()` blocks of its
   // body (helpers it calls are not searched); no section at all is a Vector-only kernel.
   LaunchKind launch = LaunchKind::kVectorOnly;

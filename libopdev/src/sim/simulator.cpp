@@ -132,8 +132,21 @@ absl::StatusOr<SimResult> RunSource(std::string_view source, const std::string& 
     Kwargs kw;
     if (entry.kind == FuncKind::kJit) {
       int64_t bd = options.block_dim > 0 ? options.block_dim : 1;
-      in.Launch(entry, bd, args, kw, entry.line);
+      Value key;
+      if (!options.tiling_key.empty()) {
+        std::vector<Value> kv;
+        for (const auto& [n, v] : options.tiling_key) {
+          kv.push_back(Value::Str(n));
+          kv.push_back(Value::Int(v));
+        }
+        key = Value::TupleV(std::move(kv));
+        key.kind = VK::kDict;
+      }
+      in.Launch(entry, bd, args, kw, entry.line, &key);
     } else {
+      if (!options.tiling_key.empty())
+        return absl::InvalidArgumentError(absl::StrCat(filename, ": a tiling key is given for the kernel entry only; the "
+                                                       "wrapper's launch names its own"));
       in.in_wrapper = true;
       in.block_dim_override = options.block_dim;
       ret = in.CallFunction(entry, args, kw, entry.line);

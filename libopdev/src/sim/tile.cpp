@@ -238,4 +238,27 @@ bool PartiallyOverlap(const Tile& a, const Tile& b) {
   return a.addr < b.addr + b.size && b.addr < a.addr + a.size;
 }
 
+bool ContainedIn(const Tile& inner, const Tile& outer) {
+  return inner.type.space == outer.type.space && inner.addr >= outer.addr &&
+         inner.addr + inner.size <= outer.addr + outer.size;
+}
+
+bool LockedViews(const TileGroup& a, const TileGroup& b) {
+  if (a.slots.size() != b.slots.size() || a.type.space != b.type.space || a.slots.empty()) return false;
+  const size_t n = a.slots.size();
+  if (a.mutex_ids.size() % n != 0 || b.mutex_ids.size() % n != 0) return false;
+  const size_t ka = a.mutex_ids.size() / n, kb = b.mutex_ids.size() / n;
+  if (ka == 0 || kb == 0) return false;
+  for (size_t i = 0; i < n; ++i) {
+    const Tile& x = *a.slots[i];
+    const Tile& y = *b.slots[i];
+    if (!ContainedIn(x, y) && !ContainedIn(y, x)) return false;
+    bool shared = false;
+    for (size_t p = 0; p < ka && !shared; ++p)
+      for (size_t q = 0; q < kb && !shared; ++q) shared = a.mutex_ids[i * ka + p] == b.mutex_ids[i * kb + q];
+    if (!shared) return false;
+  }
+  return true;
+}
+
 }  // namespace opdev::sim

@@ -25,7 +25,7 @@ struct Value;
 enum class VK : uint8_t {
   kNone, kBool, kInt, kFloat, kStr, kTuple, kList, kDType, kEnum, kTileType, kTile, kTileOffset,
   kGroup, kTensor, kVReg, kMask, kFunc, kBuiltin, kModule, kMethod, kLaunch, kPlatform,
-  kUnavailable, kDict, kObject,
+  kUnavailable, kDict, kObject, kUnalignReg,
 };
 
 struct Kwarg {
@@ -106,6 +106,7 @@ struct BoundMethod {
 struct LaunchSpec {
   const FuncIR* kernel = nullptr;
   Value block_dim;
+  Value key;  // kernel[stream, block_dim, {tiling key}]: the dict, else None
 };
 
 std::string KindName(VK k);

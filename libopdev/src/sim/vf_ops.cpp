@@ -602,6 +602,117 @@ VReg AsType(const VReg& a, const MaskReg& m, DType to, CastLayout layout) {
   return r;
 }
 
+namespace {
+
+// Element e of the 2 * n elements of the pair (a, b), each `es` bytes.
+const uint8_t* PairElem(const uint8_t* a, const uint8_t* b, int n, int es, int e) {
+  return e < n ? a + e * es : b + (e - n) * es;
+}
+uint8_t* PairElem(uint8_t* a, uint8_t* b, int n, int es, int e) {
+  return e < n ? a + e * es : b + (e - n) * es;
+}
+
+// Moves element `from(e)` of the source pair to element e of the destination pair for every e
+// (bytes and, when `ua`/`ub` are given, one undefined flag per element).
+template <typename From>
+void ShufflePair(const uint8_t* a, const uint8_t* b, uint8_t* da, uint8_t* db, int es, From from,
+                 const uint8_t* ua = nullptr, const uint8_t* ub = nullptr, uint8_t* dua = nullptr,
+                 uint8_t* dub = nullptr) {
+  const int n = kVRegBytes / es;
+  for (int e = 0; e < 2 * n; ++e) {
+    const int s = from(e, n);
+    std::memcpy(PairElem(da, db, n, es, e), PairElem(a, b, n, es, s), es);
+    if (dua) *PairElem(dua, dub, n, 1, e) = *PairElem(ua, ub, n, 1, s);
+  }
+}
+
+int DeInterleaveFrom(int e, int n) { return e < n ? 2 * e : 2 * (e - n) + 1; }
+int InterleaveFrom(int e, int n) { return e % 2 == 0 ? e / 2 : n + e / 2; }
+
+template <int (*FROM)(int, int)>
+std::pair<VReg, VReg> ShuffleRegs(const VReg& a, const VReg& b) {
+  std::pair<VReg, VReg> r;
+  r.first.dtype = r.second.dtype = a.dtype;
+  const int es = a.ElemBytes(), n = a.Lanes();
+  const bool undef = a.any_undef || b.any_undef;
+  std::array<uint8_t, kVRegBytes> ua{}, ub{};
+  if (undef)
+    for (int i = 0; i < n; ++i) ua[i] = a.LaneUndef(i), ub[i] = b.LaneUndef(i);
+  ShufflePair(a.raw.data(), b.raw.data(), r.first.raw.data(), r.second.raw.data(), es, FROM,
+              undef ? ua.data() : nullptr, undef ? ub.data() : nullptr, undef ? r.first.undef.data() : nullptr,
+              undef ? r.second.undef.data() : nullptr);
+  for (VReg* d : {&r.first, &r.second}) {
+    d->any_undef = false;
+    if (undef)
+      for (int i = 0; i < n; ++i) d->any_undef |= d->undef[i] != 0;
+  }
+  return r;
+}
+
+template <int (*FROM)(int, int)>
+std::pair<MaskReg, MaskReg> ShuffleMasks(const MaskReg& a, const MaskReg& b) {
+  std::pair<MaskReg, MaskReg> r;
+  r.first.width = r.second.width = a.width;
+  ShufflePair(a.bit.data(), b.bit.data(), r.first.bit.data(), r.second.bit.data(), a.width, FROM);
+  return r;
+}
+
+}  // namespace
+
+std::pair<VReg, VReg> DeInterleave(const VReg& a, const VReg& b) { return ShuffleRegs<DeInterleaveFrom>(a, b); }
+
+namespace {
+uint8_t BitByte(BitOp op, uint8_t x, uint8_t y) {
+  switch (op) {
+    case BitOp::kAnd: return static_cast<uint8_t>(x & y);
+    case BitOp::kOr: return static_cast<uint8_t>(x | y);
+    case BitOp::kXor: return static_cast<uint8_t>(x ^ y);
+    case BitOp::kNot: return static_cast<uint8_t>(~x);
+  }
+  return 0;
+}
+}  // namespace
+
+VReg Bitwise(BitOp op, const VReg& a, const VReg* b, const MaskReg& m) {
+  VReg r;
+  r.dtype = a.dtype;
+  r.raw.fill(0);
+  const int es = a.ElemBytes(), n = a.Lanes();
+  r.any_undef = false;
+  r.undef.fill(0);
+  for (int i = 0; i < n; ++i) {
+    if (!m.bit[i * es]) continue;
+    for (int k = 0; k < es; ++k)
+      r.raw[i * es + k] = BitByte(op, a.raw[i * es + k], b ? b->raw[i * es + k] : 0);
+    if (a.LaneUndef(i) || (b && b->LaneUndef(i))) {
+      r.undef[i] = 1;
+      r.any_undef = true;
+    }
+  }
+  return r;
+}
+
+MaskReg Bitwise(BitOp op, const MaskReg& a, const MaskReg* b, const MaskReg& m) {
+  MaskReg r;
+  r.width = a.width;
+  for (int i = 0; i < kVRegBytes; ++i)
+    r.bit[i] = m.bit[i] ? static_cast<uint8_t>(BitByte(op, a.bit[i], b ? b->bit[i] : 0) & 1) : 0;
+  return r;
+}
+
+std::pair<VReg, VReg> LoadDeInterleaved(const uint8_t* p, const uint8_t* written, DType dtype) {
+  const VReg lo = LoadBytes(p, written, dtype);
+  const VReg hi = LoadBytes(p + kVRegBytes, written ? written + kVRegBytes : nullptr, dtype);
+  return DeInterleave(lo, hi);
+}
+std::pair<VReg, VReg> Interleave(const VReg& a, const VReg& b) { return ShuffleRegs<InterleaveFrom>(a, b); }
+std::pair<MaskReg, MaskReg> DeInterleave(const MaskReg& a, const MaskReg& b) {
+  return ShuffleMasks<DeInterleaveFrom>(a, b);
+}
+std::pair<MaskReg, MaskReg> Interleave(const MaskReg& a, const MaskReg& b) {
+  return ShuffleMasks<InterleaveFrom>(a, b);
+}
+
 VReg LoadBytes(const uint8_t* p, const uint8_t* written, DType dtype) {
   VReg r;
   r.dtype = dtype;

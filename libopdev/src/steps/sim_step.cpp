@@ -4,7 +4,8 @@
 // Request: {"file": "k.py", "entry": "NAME", "in"?: ["x.npy", ...], "scalar"?: [1.0, ...],
 // "out_dir": "DIR", "block_dim"?: int, "target"?: "a5"|"a3", "vector_cores"?: int,
 // "cube_cores"?: int, "work_budget"?: int (work units; 0 or absent: the default from the problem size),
-// "schedule_seed"?: int (0 or absent: the fixed core order; > 0 permutes the interleaving)} or
+// "schedule_seed"?: int (0 or absent: the fixed core order; > 0 permutes the interleaving),
+// "tiling_key"?: ["NAME=VALUE", ...] (a kernel entry's tiling key, tiling_key.md)} or
 // {"hazards": true}. Status 0 ran clean, 1 hazards (errors) or the run stopped, 2 unusable
 // input. Outputs never overwrite an input file.
 #include "opdev/precision/tensor_file.h"
@@ -64,6 +65,7 @@ StepResult RunSimStep(const StepContext& ctx, const boost::json::object& request
   const std::optional<int64_t> cube_cores = rr.Int("cube_cores");
   const std::optional<int64_t> work_budget = rr.Int("work_budget");
   const std::optional<int64_t> schedule_seed = rr.Int("schedule_seed");
+  const std::vector<std::string> tiling_key = rr.Strings("tiling_key");
   std::string target_error;
   const std::optional<Target> target = TargetOf(ctx, rr, &target_error);
   if (!rr.Ok()) return StepResult::Error(rr.error);
@@ -101,6 +103,22 @@ StepResult RunSimStep(const StepContext& ctx, const boost::json::object& request
   so.scalar_args = scalars;
   so.work_budget = work_budget.value_or(0);
   so.schedule_seed = static_cast<uint64_t>(schedule_seed.value_or(0));
+  for (const auto& f : tiling_key) {
+    const size_t eq = f.find('=');
+    int64_t v = 0;
+    size_t used = 0;
+    bool ok = eq != std::string::npos && eq > 0 && eq + 1 < f.size();
+    if (ok) {
+      try {
+        v = std::stoll(f.substr(eq + 1), &used);
+      } catch (const std::exception&) {
+        ok = false;
+      }
+      ok = ok && used == f.size() - eq - 1;
+    }
+    if (!ok) return StepResult::Error("--tiling-key takes NAME=INTEGER, got '" + f + "'");
+    so.tiling_key.emplace_back(f.substr(0, eq), v);
+  }
   auto run = sim::RunKernelFile(file, inputs, so);
   if (!run.ok()) return StepResult::Error(std::string(run.status().message()));
 

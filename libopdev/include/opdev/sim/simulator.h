@@ -54,6 +54,9 @@ struct SimOptions {
   uint64_t schedule_seed = 0;
   // Extra scalar arguments after the tensors (ints or floats, in order).
   std::vector<double> scalar_args;
+  // Kernel entry with @pl.jit(tiling_key=...): the key of the launch, field name -> value, as
+  // the host's kernel[stream, block_dim, {...}] would give it (tiling_key.md).
+  std::vector<std::pair<std::string, int64_t>> tiling_key;
   // Work budget in work units (one per interpreted statement and per register operation, one
   // per 64 elements a tile operation or DMA processes). 0 = the default, derived from the
   // problem size: DefaultWorkBudget(total input elements). A run that exceeds it stops with

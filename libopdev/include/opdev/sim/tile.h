@@ -130,4 +130,14 @@ std::vector<PlacementIssue> CheckPlacement(const Tile& t, Target target);
 // alias — same address — is a legitimate second view of the same bytes).
 bool PartiallyOverlap(const Tile& a, const Tile& b);
 
+// True when the bytes of `inner` lie inside those of `outer` (same space).
+bool ContainedIn(const Tile& inner, const Tile& outer);
+
+// Views of one locked buffer: slot i of one group lies inside slot i of the other (or is it)
+// and both slots hold the same mutex id, so auto_mutex orders every access to those bytes
+// through one lock (make_tile_group.md: mutex ids may repeat across tiles). The fa/ VF samples
+// declare their P buffer so: one ND tile group and two NZ half groups inside it, all on
+// mutex ids [0, 1].
+bool LockedViews(const TileGroup& a, const TileGroup& b);
+
 }  // namespace opdev::sim

@@ -8,6 +8,7 @@
 #include "opdev/sim/vreg.h"
 
 #include <optional>
+#include <utility>
 #include <string_view>
 
 namespace opdev::sim::vf {
@@ -50,6 +51,23 @@ MaskReg CompareScalar(CmpOp op, const VReg& a, double s, const MaskReg& m);
 // Widening (2x: lane i <- src lane 2i / 2i+1 by layout), narrowing (2x: src lane i -> dst lane
 // 2i / 2i+1, other lanes zero) and same-width conversions; the mask filters source lanes.
 VReg AsType(const VReg& a, const MaskReg& m, DType to, CastLayout layout);
+// de_interleave.md: over the 2 * lanes elements of (src0, src1) in that order, dst0 takes the
+// even elements and dst1 the odd ones. interleave.md, the inverse: the pair (dst0, dst1) holds
+// src0_0, src1_0, src0_1, src1_1, ... Undefined lanes move with their values. The mask forms
+// shuffle `width`-flag elements of the predicates the same way.
+// and_ / or_ / xor / not_ (logical_computation/*.md): bitwise on each active lane's bit
+// pattern (the mask filters by the source's element width), inactive lanes zero (ZEROING); a
+// lane is undefined when a source lane is. The mask forms combine predicate bits under `m`.
+enum class BitOp { kAnd, kOr, kXor, kNot };
+VReg Bitwise(BitOp op, const VReg& a, const VReg* b, const MaskReg& m);
+MaskReg Bitwise(BitOp op, const MaskReg& a, const MaskReg* b, const MaskReg& m);
+// load_align dist=DINTLV_B8/B16/B32 (load_align.md): 2 * 256 bytes of `es`-byte elements, the
+// even-indexed ones into the first register and the odd-indexed ones into the second.
+std::pair<VReg, VReg> LoadDeInterleaved(const uint8_t* p, const uint8_t* written, DType dtype);
+std::pair<VReg, VReg> DeInterleave(const VReg& src0, const VReg& src1);
+std::pair<VReg, VReg> Interleave(const VReg& src0, const VReg& src1);
+std::pair<MaskReg, MaskReg> DeInterleave(const MaskReg& src0, const MaskReg& src1);
+std::pair<MaskReg, MaskReg> Interleave(const MaskReg& src0, const MaskReg& src1);
 
 // Register <-> memory (the caller checks ranges): 256 bytes from `p`. `written` holds one
 // flag per byte of the source (nullptr: all written).
