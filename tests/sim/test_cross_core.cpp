@@ -2,7 +2,8 @@
 // an INTER_SUBBLOCK event that AIV 1 waits for before copying the workspace to the output;
 // the correct kernel is clean and exact under the fixed and seeded schedules, a wrong event id
 // deadlocks (reported at the waiting line, the run ends), a missing wait is a GM race found
-// whichever core runs first.
+// whichever core runs first; two AIVs inserting the same bytes unordered are a warning, different
+// bytes a race.
 #include "sim_test_util.h"
 
 #include "opdev/sim/hazards.h"
@@ -10,6 +11,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 
 using namespace opdev;
@@ -124,5 +127,90 @@ TEST_CASE("sim: cross-core: a flag set 17 times with no consumption ordered befo
     // 16 sets may be pending; the 17th may overflow the counter whatever the schedule.
     CHECK(HasAt(r.hazards, sim::hazard::kEventReuse, LineOf(src, "set_cross_core", 16)));
     for (int i = 0; i < 16; ++i) CHECK_FALSE(HasAt(r.hazards, sim::hazard::kEventReuse, LineOf(src, "set_cross_core", i)));
+  }
+}
+
+namespace {
+
+// Both AIVs insert rows of `a` at [0, 0] of the AIC's L1 tile `h_mat` with no edge between the
+// two inserts; the AIC waits for both and multiplies h by b. Rows [0, 32) of `a` for both AIVs
+// (the same bytes) or rows [sub * 32, sub * 32 + 32) (different bytes).
+const char* kSameInsert = R"(import pypto_pro.language as pl
+
+@pl.jit()
+def k(a: pl.Tensor[[64, 64], pl.DT_FP32], b: pl.Tensor[[64, 64], pl.DT_FP32], out: pl.Tensor[[32, 64], pl.DT_FP32]):
+    h_mat = pl.make_tile(pl.TileType(shape=[32, 64], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Mat,
+                                     layout=pl.NZ), addr=0x10000, size=8192)
+    with pl.section_cube():
+        b_mat = pl.make_tile(pl.TileType(shape=[64, 64], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Mat,
+                                         layout=pl.NZ), addr=0x0000, size=16384)
+        left = pl.make_tile(pl.TileType(shape=[32, 64], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Left,
+                                        layout=pl.NZ), addr=0x0000, size=8192)
+        right = pl.make_tile(pl.TileType(shape=[64, 64], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Right,
+                                         layout=pl.ZN), addr=0x0000, size=16384)
+        acc = pl.make_tile(pl.TileType(shape=[32, 64], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Acc,
+                                       layout=pl.NZ, fractal=1024), addr=0x0000, size=8192)
+        pl.load(b_mat, b, [0, 0])
+        pl.move(right, b_mat)
+        pl.system.wait_cross_core(pipe=pl.PipeType.MTE1, event_id=1)
+        pl.move(left, h_mat)
+        pl.matmul(acc, left, right)
+        pl.store(out, acc, [0, 0])
+    with pl.section_vector():
+        sub = pl.get_subblock_idx()
+        a_ub = pl.make_tile(pl.TileType(shape=[32, 64], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec),
+                            addr=0x0000, size=8192)
+        a_nz = pl.make_tile(pl.TileType(shape=[32, 64], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec,
+                                        layout=pl.NZ), addr=0x2000, size=8192)
+        pl.load(a_ub, a, [0, 0])
+        pl.move(a_nz, a_ub)
+        pl.insert(h_mat, a_nz, [0, 0])
+        pl.system.set_cross_core(pipe=pl.PipeType.MTE3, event_id=1)
+)";
+
+sim::SimResult RunSameInsert(const std::string& src, uint64_t seed, precision::Tensor* a_out, precision::Tensor* b_out) {
+  auto a = simtest::Random(DType::kFloat32, {64, 64}, -1, 1, 11);
+  auto b = simtest::Random(DType::kFloat32, {64, 64}, -1, 1, 12);
+  auto z = precision::Tensor::Zeros(DType::kFloat32, {32, 64});
+  REQUIRE(z.ok());
+  sim::SimOptions o;
+  o.entry = "k";
+  o.schedule_seed = seed;
+  auto r = sim::RunKernelSource(src, "same_insert.py", {a, b, *z}, o);
+  REQUIRE(r.ok());
+  *a_out = a;
+  *b_out = b;
+  return *r;
+}
+
+}  // namespace
+
+TEST_CASE("sim: cross-core: two AIVs inserting the same bytes unordered is a warning; different bytes a race") {
+  const int line = LineOf(kSameInsert, "pl.insert(h_mat, a_nz, [0, 0])");
+  for (uint64_t seed : {0ull, 1ull, 2ull, 3ull}) {
+    INFO("seed " << seed);
+    precision::Tensor a, b;
+    auto r = RunSameInsert(kSameInsert, seed, &a, &b);
+    INFO(r.hazards.CountsText());
+    CHECK(r.completed);
+    CHECK_FALSE(r.hazards.HasErrors());
+    CHECK(HasAt(r.hazards, sim::hazard::kXcoreRaceSame, line));
+    const precision::Tensor* out = nullptr;
+    for (const auto& o : r.outputs) if (o.name == "out") out = &o.tensor;
+    REQUIRE(out != nullptr);
+    double worst = 0;
+    for (int64_t i = 0; i < 32; ++i)
+      for (int64_t j = 0; j < 64; ++j) {
+        double s = 0;
+        for (int64_t t = 0; t < 64; ++t) s += a.GetDouble(i * 64 + t) * b.GetDouble(t * 64 + j);
+        worst = std::max(worst, std::abs(out->GetDouble(i * 64 + j) - s));
+      }
+    CHECK(worst < 1e-3);
+
+    const std::string diff = Mutate(kSameInsert, "pl.load(a_ub, a, [0, 0])", "pl.load(a_ub, a, [sub * 32, 0])");
+    auto d = RunSameInsert(diff, seed, &a, &b);
+    CHECK(d.hazards.HasErrors());
+    CHECK(HasAt(d.hazards, sim::hazard::kXcoreRace, line));
+    CHECK_FALSE(HasAt(d.hazards, sim::hazard::kXcoreRaceSame, line));
   }
 }

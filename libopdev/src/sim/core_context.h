@@ -79,6 +79,7 @@ class CoreContext {
     int writer_line = 0;
     std::string what;
     bool reported = false;
+    std::vector<uint8_t> bytes;  // what the write left in [begin, end)
   };
   std::vector<SharedRegion> shared;
   // In a mixed launch: this core's last use of each tile in the space the other cores of its

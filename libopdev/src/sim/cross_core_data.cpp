@@ -8,6 +8,8 @@
 #include "absl/strings/str_format.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <vector>
 
 namespace opdev::sim {
 
@@ -59,12 +61,29 @@ void RecordRemoteWrite(Interp& in, CoreContext& owner, MemSpace space, uint64_t 
     }
     ++it;
   }
-  // Another core's earlier write of these bytes must happen before this one.
+  // Another core's earlier write of these bytes must happen before this one, unless both leave
+  // the same bytes (then the contents do not depend on the order: SIM-XCORE-RACE-SAME, a warning,
+  // as SIM-OUT-MULTI-CORE-SAME for GM). The write has landed: `now` holds its bytes.
+  const std::vector<uint8_t>& mem = in.MemOf(owner).Get(space).bytes;
+  const uint8_t* now = end <= mem.size() ? mem.data() + begin : nullptr;
   auto& regions = owner.shared;
   for (auto& r : regions) {
     if (r.space != space || r.end <= begin || end <= r.begin || r.writer == self) continue;
     if (!sync.HappensBefore(r.writer, r.writer_epoch, self)) {
       const CoreContext& other = sync.Core(r.writer);
+      const uint64_t ob = std::max(begin, r.begin), oe = std::min(end, r.end);
+      if (now && r.bytes.size() == r.end - r.begin &&
+          std::equal(now + (ob - begin), now + (oe - begin), r.bytes.begin() + static_cast<ptrdiff_t>(ob - r.begin))) {
+        in.sink.Report(
+            hazard::kXcoreRaceSame, line,
+            absl::StrFormat("%s writes %s of %s at line %d (%s), which %s also wrote at line %d with no "
+                            "happens-before edge, with the same bytes: the contents do not depend on timing, "
+                            "but the transfer is done twice",
+                            in.core->Name(), Range(space, ob, oe), owner.Name(), line, what, other.Name(),
+                            r.writer_line),
+            absl::StrFormat("%s line %d; %s line %d", in.core->Name(), line, other.Name(), r.writer_line));
+        continue;
+      }
       in.sink.Report(
           hazard::kXcoreRace, line,
           absl::StrFormat("%s writes %s of %s at line %d (%s), which %s also wrote at line %d with no "
@@ -88,6 +107,7 @@ void RecordRemoteWrite(Interp& in, CoreContext& owner, MemSpace space, uint64_t 
   n.writer_epoch = sync.Epoch(self);
   n.writer_line = line;
   n.what = what;
+  if (now) n.bytes.assign(now, now + (end - begin));
   regions.push_back(std::move(n));
 }
 

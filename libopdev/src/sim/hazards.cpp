@@ -126,6 +126,9 @@ const std::vector<HazardInfo>& HazardCatalogue() {
       {hazard::kXcoreRace, Severity::kError, c::kImplementationError,
        "on-chip bytes one core of a block writes into another's memory (Acc -> Vec, Vec -> Mat) "
        "used or overwritten with no happens-before edge through cross-core events"},
+      {hazard::kXcoreRaceSame, Severity::kWarning, c::kImplementationError,
+       "two cores write the same bytes into a third's on-chip memory with no happens-before edge: "
+       "the contents do not depend on the order, but the transfer is redundant"},
   };
   return table;
 }

@@ -65,6 +65,7 @@ inline constexpr std::string_view kEventReuse = "SIM-XCORE-EVENT-REUSE";   // ev
 inline constexpr std::string_view kCrossSync = "SIM-XCORE-SYNC";           // invalid set/wait_cross_core
 inline constexpr std::string_view kGmRace = "SIM-GM-RACE";                 // unordered cross-core GM accesses
 inline constexpr std::string_view kXcoreRace = "SIM-XCORE-RACE";           // unordered cross-core on-chip accesses
+inline constexpr std::string_view kXcoreRaceSame = "SIM-XCORE-RACE-SAME";  // ... both writes leave the same bytes
 inline constexpr std::string_view kXcoreUnconsumed = "SIM-XCORE-UNCONSUMED";  // a set no wait consumed
 }  // namespace hazard
 
