@@ -9,6 +9,8 @@ import pypto_pro.language as pl
 import pytest
 import torch
 
+from pypto_pro.language.parser.diagnostics._exceptions import ParserSyntaxError
+
 import opdev.device as device
 
 DEVICE = "npu:0"
@@ -63,11 +65,14 @@ def test_load_tile_and_store_tile_walk_the_named_axes_of_a_3d_tensor():
     assert torch.equal(yt.cpu(), x.cpu()[32:64, 2, :].t().contiguous())
 
 
-def test_a_descending_store_order_is_a_finding_at_its_line():
+def test_a_descending_store_order_is_rejected_at_compile_time_with_its_line():
+    # store.md: only ascending orders; the frontend's parser raises ParserSyntaxError.
     x = torch.randn([64, 3, 32], device=DEVICE).half()
     y = torch.zeros([32, 1, 32], device=DEVICE).half()
-    with pytest.raises((device.KernelHazardError, device.KernelCompileError)) as info:
+    with pytest.raises(ParserSyntaxError, match="order must be ascending") as info:
         descending_store_kernel(x, y)
+    assert isinstance(info.value, device.KernelCompileError)
+    assert info.value.code == "API-STORE-ORDER"
     src, first = inspect.getsourcelines(descending_store_kernel._func)
-    line = first + next(i for i, l in enumerate(src) if "descending store order" in l)
-    assert str(line) in str(info.value)
+    assert info.value.line == first + next(i for i, l in enumerate(src) if "descending store order" in l)
+    assert torch.equal(y.cpu(), torch.zeros([32, 1, 32]).half())  # nothing ran
