@@ -155,6 +155,28 @@ TEST_CASE("checker: aliases come from the imports", "[api]") {
   CHECK(d2.items()[1].code == "API-UNKNOWN");
 }
 
+TEST_CASE("checker: a literal descending store order is rejected (store.md)", "[api]") {
+  Diagnostics d = LintSource(
+      "import pypto_pro.language as pl\n"
+      "@pl.jit\n"
+      "def k(x: pl.Tensor[[4, 64, 64], pl.DT_FP16], o: pl.Tensor[[4, 64, 64], pl.DT_FP16], a: int):\n"
+      "    with pl.section_vector():\n"
+      "        t = pl.make_tile(pl.TileType([64, 64], pl.DT_FP16), addr=0)\n"
+      "        pl.load(t, x, [0, 0, 0], order=[2, 1])\n"        // a load may transpose
+      "        pl.store(o, t, [0, 0, 0], order=[0, 2])\n"
+      "        pl.store(o, t, [0, 0, 0], order=[2, 1])\n"
+      "        pl.store_tile(o, t, [0, 0, 0], order=(1, 0))\n"
+      "        pl.store(o, t, [0, 0, 0], order=[a, 0])\n");  // computed: left to the run
+  INFO(d.ToText());
+  REQUIRE(d.size() == 2);
+  CHECK(d.items()[0].code == "API-STORE-ORDER");
+  CHECK(d.items()[0].line == 8);
+  CHECK(d.items()[0].message.find("pl.store: order must be ascending, got [2, 1]") != std::string::npos);
+  CHECK(d.items()[1].code == "API-STORE-ORDER");
+  CHECK(d.items()[1].line == 9);
+  CHECK(d.items()[1].message.find("pl.store_tile") != std::string::npos);
+}
+
 TEST_CASE("opdev lint: exit codes, text and JSON", "[api][cli]") {
   std::string bad = kSrc + "/tests/data/api/lint_findings.py";
   std::string good = kSrc + "/tests/data/pyfront/kernel_softmax_vf_fp16.py";

@@ -444,6 +444,7 @@ class Checker {
       return;
     }
     CheckArgs(call, *f, n);
+    CheckStoreOrder(call, n);
     if (decorator && !f->legal.decorator && f->returns != "decorator") {
       Report(kContext, Severity::kError, call.span, n + " is not a decorator", f->source);
     }
@@ -485,6 +486,29 @@ class Checker {
       if (l.kernel) where += " kernel-body";
       Report(kContext, Severity::kError, call.span,
              n + " is not legal in " + CtxName(c) + " (legal in:" + where + ")", f.source);
+    }
+  }
+
+  // store.md / store_tile.md: `order` takes ascending axis pairs only ([0, 2]); a literal
+  // descending pair ([1, 0]) is rejected by the frontend's parser. A computed order is left to
+  // the simulator, which rejects it when it runs.
+  void CheckStoreOrder(const py::Expr& call, const std::string& n) {
+    if (n != "pl.store" && n != "pl.store_tile") return;
+    for (const auto& k : call.keywords) {
+      if (k.arg != "order" || !k.value) continue;
+      const py::Expr& v = *k.value;
+      if (!(v.Is(py::ExprKind::kList) || v.Is(py::ExprKind::kTuple)) || v.elts.size() != 2) continue;
+      std::vector<long long> axes;
+      for (const auto& e : v.elts) {
+        if (!e->Is(py::ExprKind::kConstant) || e->const_kind != py::ConstKind::kInt || e->value.size() > 9) break;
+        axes.push_back(std::stoll(e->value));
+      }
+      if (axes.size() == 2 && axes[0] >= axes[1]) {
+        Report(kStoreOrder, Severity::kError, k.span,
+               n + ": order must be ascending, got [" + std::to_string(axes[0]) + ", " +
+                   std::to_string(axes[1]) + "] (descending orders such as [1, 0] are rejected)",
+               "docs/zh/pypto_pro/api/SIMD-API/operation/memory_data_movement/store.md");
+      }
     }
   }
 

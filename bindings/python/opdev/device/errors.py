@@ -61,6 +61,15 @@ class KernelCompileError(ParserTypeError):
     """Compile-time API misuse found by the API catalog check (API-* codes)."""
 
 
+class KernelCompileSyntaxError(KernelCompileError, ParserSyntaxError):
+    """Compile-time misuse the frontend's parser rejects as a syntax error (API-STORE-ORDER:
+    a descending store order); also a KernelCompileError."""
+
+
+# API codes whose frontend counterpart is a ParserSyntaxError rather than a ParserTypeError.
+SYNTAX_ERROR_CODES = frozenset({"API-STORE-ORDER"})
+
+
 class KernelHazardError(RuntimeError, _Located):
     """An error hazard the simulator found (SIM-* codes): the kernel would fail, hang or
     corrupt memory on the device."""

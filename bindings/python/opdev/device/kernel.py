@@ -32,7 +32,8 @@ import warnings
 import torch
 
 from . import dsl
-from .errors import KernelCompileError, KernelHazardError, SimulatorWarning, UnsupportedKernelError
+from .errors import (SYNTAX_ERROR_CODES, KernelCompileError, KernelCompileSyntaxError, KernelHazardError,
+                     SimulatorWarning, UnsupportedKernelError)
 
 _ctx = None
 _ctx_lock = threading.Lock()
@@ -269,7 +270,8 @@ def _raise_findings(kernel_name, doc):
     if doc.get("rejected"):
         first = errors[0] if errors else {}
         lines = ["  %s: error[%s]: %s" % (_where(d), d.get("code"), d.get("message")) for d in errors]
-        raise KernelCompileError("kernel '%s' does not compile:\n%s" % (kernel_name, "\n".join(lines)),
+        cls = KernelCompileSyntaxError if first.get("code") in SYNTAX_ERROR_CODES else KernelCompileError
+        raise cls("kernel '%s' does not compile:\n%s" % (kernel_name, "\n".join(lines)),
                                  code=first.get("code"), filename=first.get("file"), line=first.get("line"),
                                  diagnostics=errors)
     if errors or not doc.get("completed"):

@@ -35,6 +35,9 @@ inline constexpr std::string_view kContext = "API-CONTEXT";
 inline constexpr std::string_view kVfResultUnused = "API-VF-RESULT-UNUSED";
 inline constexpr std::string_view kVfCallContext = "API-VF-CALL-CONTEXT";
 inline constexpr std::string_view kKernelSyntax = "API-KERNEL-SYNTAX";
+// pl.store / pl.store_tile with a literal descending order= (store.md, store_tile.md: only
+// ascending orders; the frontend rejects [1, 0] while parsing).
+inline constexpr std::string_view kStoreOrder = "API-STORE-ORDER";
 
 struct CheckOptions {
   bool check_context = true;  // API-CONTEXT / API-MTE-IN-VF / API-VF-CALL-CONTEXT
