@@ -1115,7 +1115,9 @@ void Interp::BindTilingKey(const FuncIR& kernel, const Value* key, int line, std
     if (kv[i].kind != VK::kStr) Fail(hazard::kRuntimeError, line, "tiling key fields are named by strings");
     got[kv[i].s] = ToInt(kv[i + 1], line, "tiling key value");
   }
-  for (const auto& [name, v] : got) {
+  for (const auto& entry : got) {
+    const std::string& name = entry.first;
+    const int64_t v = entry.second;
     auto f = std::find_if(schema->fields.begin(), schema->fields.end(), [&](const auto& x) { return x.name == name; });
     if (f == schema->fields.end())
       Fail(hazard::kRuntimeError, line,
