@@ -32,6 +32,16 @@ const precision::Tensor* Output(const SimResult& r, const std::string& name) {
   return nullptr;
 }
 
+// Runs a kernel that must end without an error and returns its output `out`.
+const precision::Tensor* CleanOutput(const absl::StatusOr<SimResult>& r) {
+  REQUIRE(r.ok());
+  INFO(r->hazards.ToText());
+  REQUIRE(r->hazards.ErrorCount() == 0);
+  const precision::Tensor* t = Output(*r, "out");
+  REQUIRE(t);
+  return t;
+}
+
 // Two [1, 128] fp16 source rows stored by DataBlocks (block_stride 2) through a post-update
 // cursor advancing one DataBlock per row: block j of row i lands at DataBlock 2j + i of the
 // [1, 256] destination, which the kernel first fills from `out` (so unwritten blocks keep it).
@@ -210,11 +220,7 @@ def k(x: pl.Tensor[[1, 8], pl.DT_FP32], out: pl.Tensor[[4, 64], pl.DT_FP32]):
   SimOptions o;
   o.entry = "k";
   auto r = RunKernelSource(src, "brc.py", {x, out}, o);
-  REQUIRE(r.ok());
-  INFO(r->hazards.ToText());
-  REQUIRE(r->hazards.ErrorCount() == 0);
-  const precision::Tensor* t = Output(*r, "out");
-  REQUIRE(t);
+  const precision::Tensor* t = CleanOutput(r);
   for (int i = 0; i < 4; ++i)
     for (int l = 0; l < 64; ++l) REQUIRE(t->GetDouble(i * 64 + l) == x.GetDouble(i));
   // The same offset without dist= is a whole-register load at a 4-byte address.
@@ -307,11 +313,7 @@ def k(x: pl.Tensor[[1, 64], pl.DT_FP32], mk: pl.Tensor[[1, 64], pl.DT_UINT8], ou
   SimOptions o;
   o.entry = "k";
   auto r = RunKernelSource(src, "mask.py", {x, mk, out}, o);
-  REQUIRE(r.ok());
-  INFO(r->hazards.ToText());
-  REQUIRE(r->hazards.ErrorCount() == 0);
-  const precision::Tensor* t = Output(*r, "out");
-  REQUIRE(t);
+  const precision::Tensor* t = CleanOutput(r);
   for (int i = 0; i < 64; ++i) REQUIRE(t->GetDouble(i) == (bits[static_cast<size_t>(i)] ? -100.0 : x.GetDouble(i)));
 
   // NORM reads 32 bytes as the 256 bits: byte b's bit 0 is predicate bit 8b, i.e. fp32 lane 2b.
@@ -381,11 +383,7 @@ def k(x: pl.Tensor[[1, 128], pl.DT_FP32], out: pl.Tensor[[1, 128], pl.DT_FP16]):
   SimOptions o;
   o.entry = "k";
   auto r = RunKernelSource(src, "pack.py", {xf, out}, o);
-  REQUIRE(r.ok());
-  INFO(r->hazards.ToText());
-  REQUIRE(r->hazards.ErrorCount() == 0);
-  const precision::Tensor* t = Output(*r, "out");
-  REQUIRE(t);
+  const precision::Tensor* t = CleanOutput(r);
   for (int i = 0; i < 128; ++i) REQUIRE(t->GetDouble(i) == x.GetDouble(i));
   // Without the ONE layout both halves land in the even lanes: the odd elements are lost.
   std::string zero = Mutate(src, "layout=pl.CastLayout.ONE", "layout=pl.CastLayout.ZERO");
@@ -459,11 +457,7 @@ def k(x: pl.Tensor[[1, 64], pl.DT_FP32], out: pl.Tensor[[1, 44], pl.DT_FP32]):
   SimOptions o;
   o.entry = "k";
   auto r = RunKernelSource(src, "unalign.py", {x, out}, o);
-  REQUIRE(r.ok());
-  INFO(r->hazards.ToText());
-  REQUIRE(r->hazards.ErrorCount() == 0);
-  const precision::Tensor* t = Output(*r, "out");
-  REQUIRE(t);
+  const precision::Tensor* t = CleanOutput(r);
   for (int i = 0; i < 44; ++i) REQUIRE(t->GetDouble(i) == x.GetDouble(i));
   // Without the post, elements 40..43 (the last partial 32-byte block) never reach UB, and the
   // store to GM copies never-written bytes.
