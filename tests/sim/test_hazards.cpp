@@ -225,3 +225,22 @@ TEST_CASE("the wrapper's own argument checks run: too many columns is rejected w
   CHECK_FALSE(run.r.completed);
   CHECK(HasAt(run.r.hazards, "SIM-RUNTIME", LineOf(Base(), "raise ValueError(\"too many columns\")")));
 }
+
+TEST_CASE("mutant: a barrier spelling PyPTO-Pro does not define (pl.system.bar_v) fails with the catalog's fix") {
+  // barrier.md and system_ops.py define bar_m/mte1/mte2/mte3/fix/all only; the frontend
+  // rejects bar_v at compile time, so the simulator must not run it as a no-op.
+  std::string src = Mutate(Base(), "            pl.store(y, yt, [r0, 0])\n",
+                           "            pl.system.bar_v()\n            pl.store(y, yt, [r0, 0])\n");
+  Run m = RunSoftmax(src, {4, 300});
+  int line = LineOf(src, "pl.system.bar_v()");
+  CHECK(HasAt(m.r.hazards, "SIM-UNSUPPORTED", line));
+  bool names_fix = false;
+  for (const auto& d : m.r.hazards.items())
+    if (d.line == line && d.message.find("not defined by PyPTO-Pro") != std::string::npos &&
+        d.message.find("pl.system.bar_all()") != std::string::npos)
+      names_fix = true;
+  CHECK(names_fix);
+  // bar_all is defined and stays a barrier the run passes.
+  std::string ok = Mutate(src, "pl.system.bar_v()", "pl.system.bar_all()");
+  CHECK(RunSoftmax(ok, {4, 300}).r.hazards.ErrorCount() == 0);
+}

@@ -915,7 +915,7 @@ void RegisterTileBuiltins(BuiltinTable& t) {
   t["pl.argmin"] = ArgReduceFn<false>;
   t["pl.fill_index"] = FillIndexFn;
   for (const char* n : {"pl.system.bar_m", "pl.system.bar_mte1", "pl.system.bar_mte2", "pl.system.bar_mte3",
-                        "pl.system.bar_fix", "pl.system.bar_all", "pl.system.bar_v", "pl.system.sync_src",
+                        "pl.system.bar_fix", "pl.system.bar_all", "pl.system.sync_src",
                         "pl.system.sync_dst", "pl.system.sync_all", "pl.system.mutex_lock",
                         "pl.system.mutex_unlock", "pl.printf", "pl.pto_assert", "pl.dump_data",
                         "pl.section_vector", "pl.section_cube"})

@@ -3,6 +3,8 @@
 // locals become slots, and wrapper statements outside the wrapper boundary become skips.
 #include "program.h"
 
+#include "opdev/api/catalog.h"
+
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 
@@ -140,6 +142,15 @@ std::unique_ptr<XNode> LowerQualified(const std::string& q, int line) {
   if ((absl::StartsWith(q, "pl.") || absl::StartsWith(q, "vf.")) && !IsKnownNamespace(q)) {
     auto n = Make(XK::kUnsupported, line);
     n->name = q;
+    // A spelling the frontend no longer defines fails there at compile time: the catalog's
+    // replacement, not a simulator gap.
+    for (const api::Legacy* l : api::Catalog::Builtin().FindLegacy(q)) {
+      if (l->status != "removed") continue;
+      n->name = q + " is not defined by PyPTO-Pro (" + l->changed_in + "; the frontend rejects it): use " +
+                l->replacement;
+      n->constant = Value::Str(std::string(hazard::kUnsupported));
+      break;
+    }
     return n;
   }
   auto n = Make(XK::kConst, line);
