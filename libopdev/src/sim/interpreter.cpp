@@ -1187,11 +1187,17 @@ void Interp::Launch(const FuncIR& kernel, int64_t bd, std::vector<Value>& args, 
                              kernel.params[i].name, dn, std::string(DTypeName(t.dtype))));
       const py::Expr& dims = *ann->slice->elts[0];
       if (dims.kind == py::ExprKind::kList || dims.kind == py::ExprKind::kTuple) {
-        if (dims.elts.size() != t.shape.size())
+        // A final `...` stands for any number of further axes (at least the listed ones).
+        const bool tail = !dims.elts.empty() && dims.elts.back() &&
+                          dims.elts.back()->kind == py::ExprKind::kConstant &&
+                          dims.elts.back()->const_kind == py::ConstKind::kEllipsis;
+        const size_t listed = dims.elts.size() - (tail ? 1 : 0);
+        if (tail ? t.shape.size() < listed : listed != t.shape.size())
           Fail(hazard::kTypeMismatch, line,
-               absl::StrFormat("kernel '%s' parameter '%s' is annotated with %d dims but the tensor has %d",
-                               kernel.name, kernel.params[i].name, dims.elts.size(), t.shape.size()));
-        for (size_t d = 0; d < dims.elts.size(); ++d) {
+               absl::StrFormat("kernel '%s' parameter '%s' is annotated with %s%d dims but the tensor has %d",
+                               kernel.name, kernel.params[i].name, tail ? "at least " : "", listed,
+                               t.shape.size()));
+        for (size_t d = 0; d < listed; ++d) {
           if (auto v = py::IntValue(*dims.elts[d]); v && *v != t.shape[d])
             Fail(hazard::kTypeMismatch, line,
                  absl::StrFormat("kernel '%s' parameter '%s' dim %d is fixed to %d but the tensor has %d",
