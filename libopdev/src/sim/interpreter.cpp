@@ -1180,11 +1180,26 @@ void Interp::Launch(const FuncIR& kernel, int64_t bd, std::vector<Value>& args, 
         ann->slice->elts.size() >= 2) {
       std::string dn = py::DottedName(*ann->slice->elts[1]).value_or("");
       auto want = ParseDType(dn);
-      const GmTensor& t = args[i].As<GmTensor>();
-      if (want && *want != t.dtype)
+      GmTensor& t = args[i].As<GmTensor>();
+      // The frontend checks a tensor's dtype only for the pl dtypes it maps to torch dtypes
+      // (jit.py, _PL_DTYPE_TO_TORCH: no UINT16/UINT32); for those two it passes the tensor's
+      // bytes as they are, so the kernel sees them as its annotated dtype.
+      const bool unchecked = want && (*want == DType::kUInt16 || *want == DType::kUInt32);
+      if (unchecked && *want != t.dtype && DTypeSize(*want) == DTypeSize(t.dtype)) {
+        t.dtype = *want;
+      } else if (want && *want != t.dtype) {
         Fail(hazard::kTypeMismatch, line,
-             absl::StrFormat("kernel '%s' parameter '%s' is annotated %s but receives a %s tensor", kernel.name,
-                             kernel.params[i].name, dn, std::string(DTypeName(t.dtype))));
+             unchecked
+                 ? absl::StrFormat("kernel '%s' parameter '%s' is annotated %s (%d-byte elements) but receives a "
+                                   "%s tensor (%d-byte elements): the kernel would access %d bytes of a %d-byte "
+                                   "tensor",
+                                   kernel.name, kernel.params[i].name, dn, DTypeSize(*want),
+                                   std::string(DTypeName(t.dtype)), DTypeSize(t.dtype),
+                                   t.numel() * static_cast<int64_t>(DTypeSize(*want)),
+                                   t.numel() * static_cast<int64_t>(DTypeSize(t.dtype)))
+                 : absl::StrFormat("kernel '%s' parameter '%s' is annotated %s but receives a %s tensor",
+                                   kernel.name, kernel.params[i].name, dn, std::string(DTypeName(t.dtype))));
+      }
       const py::Expr& dims = *ann->slice->elts[0];
       if (dims.kind == py::ExprKind::kList || dims.kind == py::ExprKind::kTuple) {
         // A final `...` stands for any number of further axes (at least the listed ones).
