@@ -939,7 +939,7 @@ Value Interp::CallMethod(const Value& m, std::vector<Value>& args, Kwargs& kw, i
     if (name == "next") t = g.Next();
     else if (name == "current") t = g.Current();
     else t = g.Previous();
-    if (!t) Fail(hazard::kRuntimeError, line, "tile group '" + g.name + "'." + name + "() before the first next()");
+    if (!t) Fail(hazard::kRuntimeError, line, "tile group '" + g.name + "' has no tiles");
     return Value::Obj(VK::kTile, t);
   }
   if (self.kind == VK::kTensor) {
