@@ -1095,7 +1095,7 @@ void Interp::FinishCore(bool completed) {
 
 void Interp::BindTilingKey(const FuncIR& kernel, const Value* key, int line, std::vector<std::string>& bound) {
   const bool given = key && key->kind == VK::kDict;
-  const TilingKeySchema* schema = kernel.tiling_key.get();
+  const TilingKeySchema* schema = host_tiling_key ? host_tiling_key.get() : kernel.tiling_key.get();
   if (!schema) {
     if (given)
       Fail(hazard::kRuntimeError, line,

@@ -468,9 +468,9 @@ class JitKernel:
                 globals_[n] = _encode(v, None, None)
             except _Unserializable:
                 pass
-        # Compile-time specializations become named constants: tiling-key fields by their
-        # names, datatype parameters by the dtype variable names of the schema.
-        named = dict(tiling_key or {})
+        # Datatype specializations become named constants (the dtype variable names of the
+        # schema); the tiling-key dict goes to the launch as its own field (bound there).
+        named = {}
         if isinstance(datatype, dict) and isinstance(self.datatype_schema, dict):
             for param, var in self.datatype_schema.items():
                 if param in datatype:
@@ -484,6 +484,11 @@ class JitKernel:
         request = {"file": os.path.abspath(self._func.__code__.co_filename), "kernel": self._func.__qualname__,
                    "line": self._func.__code__.co_firstlineno, "block_dim": block_dim, "args": enc_args, "globals": globals_,
                    "vector_cores": vec, "cube_cores": cube, "schedule_seed": schedule_seed()}
+        if tiling_key is not None:
+            request["tiling_key"] = {str(k): _encode(v, None, None) for k, v in tiling_key.items()}
+            schema = self.tilingkey_schema
+            request["tiling_key_schema"] = {"class": schema.cls_name,
+                                            "fields": {f.name: [int(v) for v in f.values] for f in schema._fields}}
         import opdev
 
         try:
