@@ -250,13 +250,15 @@ Value PlRange(Interp& in, const XNode& call, BArgs& pos, Kwargs&) {
 Value NoOp(Interp&, const XNode&, BArgs&, Kwargs&) { return Value::None(); }
 
 void SetValid(Interp& in, int line, Tile& t, int64_t r, int64_t c) {
-  // Vec tiles only: on the Cube path narrowing a loaded Mat tile selects the window the next
-  // pl.move extracts (the official dynamic matmul sample does it on every K sub-tile).
+  // A warning, Vec tiles only: narrowing a loaded tile is legal (the official fillpad samples
+  // load a full tile and narrow it for pl.fillpad; on the Cube path it selects the window the
+  // next pl.move extracts); a load the new shape should have bounded shows as SIM-GM-OOB.
   if (t.last_load_line > 0 && t.type.space == MemSpace::kVec) {
     in.sink.Report(hazard::kValidShapeAfterLoad, line,
-                   absl::StrFormat("set_validshape on tile '%s' after the pl.load at line %d that it should "
-                                   "bound: that load used the previous valid shape [%d, %d]; call "
-                                   "set_validshape before pl.load",
+                   absl::StrFormat("set_validshape on tile '%s' after the pl.load at line %d: that load used "
+                                   "the previous valid shape [%d, %d]; if this shape was meant to bound it, "
+                                   "call set_validshape before pl.load (narrowing a loaded tile for a later "
+                                   "op, e.g. before pl.fillpad, is legal)",
                                    t.name, t.last_load_line, t.valid_rows, t.valid_cols));
   }
   if (r < 1 || c < 1 || r > t.type.shape[0] || c > t.type.shape[1]) {

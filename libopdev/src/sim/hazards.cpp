@@ -18,8 +18,9 @@ const std::vector<HazardInfo>& HazardCatalogue() {
        "two live tiles partially overlap in on-chip memory"},
       {hazard::kValidShape, Severity::kError, c::kImplementationError,
        "set_validshape value is not within [1, tile shape]"},
-      {hazard::kValidShapeAfterLoad, Severity::kError, c::kImplementationError,
-       "set_validshape narrows a tile after the load it should have bounded"},
+      {hazard::kValidShapeAfterLoad, Severity::kWarning, c::kImplementationError,
+       "set_validshape narrows a Vec tile after a load: if it was meant to bound that load, the load "
+       "used the previous window (a load past the tensor is SIM-GM-OOB)"},
       {hazard::kMaskDtype, Severity::kWarning, c::kImplementationError,
        "mask register built for one dtype width used by an operation of another"},
       {hazard::kUninitRead, Severity::kError, c::kImplementationError,
