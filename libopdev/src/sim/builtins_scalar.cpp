@@ -7,6 +7,7 @@
 // Sync calls are no-ops in the simulator (program order), so the S-pipe synchronisation the
 // docs ask for with make_tile is not checked.
 #include "builtins.h"
+#include "simt.h"
 
 #include "opdev/sim/hazards.h"
 
@@ -109,6 +110,7 @@ Value ReadAt(Interp& in, const Value& c, int64_t off, int line, const char* what
   CheckOffset(in, c, off, line, what);
   if (c.kind == VK::kTensor) {
     const GmTensor& g = c.As<GmTensor>();
+    SimtAccess(in, &g, static_cast<uint64_t>(off) * g.elem_size(), false, line, "element " + std::to_string(off) + " of tensor '" + g.name + "'");
     return ScalarOf(g.dtype, g.GetAsDouble(off));
   }
   const Tile& t = c.As<Tile>();
@@ -119,6 +121,7 @@ Value ReadAt(Interp& in, const Value& c, int64_t off, int line, const char* what
   if (pos + es > buf.bytes.size())
     in.Fail(hazard::kScalarRange, line, absl::StrFormat("%s of %s element %d lies past the end of %s memory", what,
                                                       NameOf(c), off, std::string(MemSpaceName(t.type.space))));
+  SimtAccess(in, &buf, pos, false, line, "element " + std::to_string(off) + " of tile '" + t.name + "'");
   if (std::memchr(buf.written.data() + pos, 0, es) != nullptr)
     in.sink.Report(hazard::kUninitRead, line,
                    absl::StrFormat("%s reads element %d of tile '%s', never written in this run", what, off, t.name));
@@ -133,6 +136,7 @@ void WriteAt(Interp& in, const Value& c, int64_t off, const Value& v, int line, 
   if (c.kind == VK::kTensor) {
     GmTensor& g = c.As<GmTensor>();
     const size_t es = DTypeSize(g.dtype);
+    SimtAccess(in, &g, static_cast<uint64_t>(off) * es, true, line, "element " + std::to_string(off) + " of tensor '" + g.name + "'");
     uint8_t before[16];  // an element is at most 8 bytes
     std::memcpy(before, g.data.data() + off * static_cast<int64_t>(es), es);
     g.SetFromDouble(off, x);
@@ -167,6 +171,7 @@ void WriteAt(Interp& in, const Value& c, int64_t off, const Value& v, int line, 
   if (pos + es > buf.bytes.size())
     in.Fail(hazard::kScalarRange, line, absl::StrFormat("%s of %s element %d lies past the end of %s memory", what,
                                                       NameOf(c), off, std::string(MemSpaceName(t.type.space))));
+  SimtAccess(in, &buf, pos, true, line, "element " + std::to_string(off) + " of tile '" + t.name + "'");
   StoreScalar(t.type.dtype, buf.bytes.data() + pos, x);
   std::memset(buf.written.data() + pos, 1, es);
   if (!buf.origin.empty()) std::fill_n(buf.origin.begin() + pos, es, WriteOrigin{line, -1, 0});

@@ -121,6 +121,9 @@ const std::vector<HazardInfo>& HazardCatalogue() {
       {hazard::kGmRace, Severity::kError, c::kImplementationError,
        "two cores access the same GM element, at least one writing, with no happens-before "
        "edge through cross-core events: the result depends on timing"},
+      {hazard::kSimtRace, Severity::kError, c::kImplementationError,
+       "two threads of one pl.simt.launch access the same element, at least one writing (SIMT has no "
+       "barrier): the result depends on timing"},
       {hazard::kXcoreUnconsumed, Severity::kError, c::kImplementationError,
        "a cross-core set that no wait consumed before the launch ended (unbalanced producer and "
        "consumer counts): the flag stays set"},

@@ -346,6 +346,10 @@ Value Interp::CallFunction(const FuncIR& f, std::vector<Value>& args, Kwargs& kw
     }
     Fail(hazard::kRuntimeError, line, f.name + "() missing argument '" + f.params[i].name + "'");
   }
+  if (f.kind == FuncKind::kSimt && !simt)
+    Fail(hazard::kRuntimeError, line,
+         "@pl.simt.function '" + f.name + "' runs through pl.simt.launch (or is called from another SIMT "
+         "function), not as an ordinary call");
   bool was_vf = in_vf;
   std::map<std::string, VfCursor>* was_cursors = vf_cursors;
   std::map<std::string, VfCursor> cursors;
@@ -1334,6 +1338,7 @@ void Interp::SaveExec(ExecState& s) {
   s.core = core;
   s.in_kernel = in_kernel;
   s.in_vf = in_vf;
+  s.simt = simt;
   s.vf_cursors = vf_cursors;
   s.current_line = current_line;
   s.assign_name = std::move(assign_name);
@@ -1350,6 +1355,7 @@ void Interp::RestoreExec(ExecState& s) {
   core = s.core;
   in_kernel = s.in_kernel;
   in_vf = s.in_vf;
+  simt = s.simt;
   vf_cursors = s.vf_cursors;
   current_line = s.current_line;
   assign_name = std::move(s.assign_name);

@@ -25,6 +25,8 @@
 
 namespace opdev::sim {
 
+struct SimtLaunch;  // simt.h
+
 using Kwargs = std::vector<std::pair<std::string, Value>>;
 
 // A failure that stops the run (reported as a hazard with its line).
@@ -109,6 +111,7 @@ class Interp {
   bool in_kernel = false;
   bool in_vf = false;
   bool in_wrapper = false;
+  SimtLaunch* simt = nullptr;  // the running pl.simt.launch (simt.h), nullptr outside one
   // The POST_UPDATE cursors of the running @pl.vector_function call (nullptr outside one). The
   // frontend hoists one cursor per store destination to the VF function's entry, starting at
   // the destination's address, and each post-updating store advances it in place
@@ -214,6 +217,7 @@ class Interp {
     CoreContext* core = nullptr;
     bool in_kernel = false;
     bool in_vf = false;
+    SimtLaunch* simt = nullptr;
     std::map<std::string, VfCursor>* vf_cursors = nullptr;
     int current_line = 0;
     std::string assign_name;

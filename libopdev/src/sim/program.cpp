@@ -556,6 +556,7 @@ void LowerFunction(FuncIR& f, Program& prog, HazardSink& sink) {
     f.slot_names.push_back(n);
   }
   for (const auto& d : a.defaults) f.defaults.push_back(Lower(*d, sc));
+  if (f.simt_max_threads_src) f.simt_max_threads = Lower(*f.simt_max_threads_src, sc);
   f.body = LowerBody(def.body, sc);
 }
 
@@ -617,9 +618,22 @@ FuncKind KindOf(const py::Stmt& def, bool* auto_mutex) {
       return FuncKind::kJit;
     }
     if (c == "pl.vector_function" || absl::EndsWith(n, "vector_function")) return FuncKind::kVector;
+    if (c == "pl.simt.function" || absl::EndsWith(n, "simt.function")) return FuncKind::kSimt;
     if (c == "pl.inline" || absl::EndsWith(n, ".inline")) return FuncKind::kHelper;
   }
   return FuncKind::kHost;
+}
+
+// @pl.simt.function(max_threads=N): N's expression (lowered with the function, evaluated at
+// the launch). A bare @pl.simt.function, or one without max_threads, is a SIMT helper.
+const py::Expr* SimtMaxThreads(const py::Stmt& def) {
+  for (const auto& d : def.decorator_list) {
+    std::string n = py::DecoratorName(*d);
+    if (Canonical(n) != "pl.simt.function" && !absl::EndsWith(n, "simt.function")) continue;
+    if (d->kind != py::ExprKind::kCall) return nullptr;
+    return py::FindKeyword(*d, "max_threads");
+  }
+  return nullptr;
 }
 
 // ---- nested definitions (kernel factories) ---------------------------------------------
@@ -773,6 +787,7 @@ std::unique_ptr<Program> LowerProgram(py::Module module, const std::string& file
     f->def = s.get();
     f->kind = KindOf(*s, &f->auto_mutex);
     if (f->kind == FuncKind::kJit) f->tiling_key = TilingKeyOf(*s, prog->module);
+    if (f->kind == FuncKind::kSimt) f->simt_max_threads_src = SimtMaxThreads(*s);
     auto v = std::make_shared<const FuncIR*>(f.get());
     prog->globals[s->name] = Value::Obj(VK::kFunc, v);
     prog->funcs[s->name] = std::move(f);

@@ -56,7 +56,7 @@ struct SNode {
   Section section = Section::kNone;  // kWith: `with pl.section_vector()` / `pl.section_cube()`
 };
 
-enum class FuncKind { kHelper, kVector, kJit, kHost };
+enum class FuncKind { kHelper, kVector, kJit, kHost, kSimt };
 
 // `@pl.jit(tiling_key=Schema)` (tiling_key.md): the schema class's TilingKeyField attributes in
 // class order. A launch names a value of every field (`kernel[stream, block_dim, {...}]`, or
@@ -88,6 +88,11 @@ struct FuncIR {
   std::vector<SNode> body;
   const py::Stmt* def = nullptr;
   bool auto_mutex = true;
+  // @pl.simt.function(max_threads=N) is a launchable SIMT function: N's expression (module
+  // names, like a default value), evaluated at the launch; a bare @pl.simt.function is a SIMT
+  // helper that SIMT functions call.
+  const py::Expr* simt_max_threads_src = nullptr;
+  std::unique_ptr<XNode> simt_max_threads;
   std::shared_ptr<const TilingKeySchema> tiling_key;  // @pl.jit(tiling_key=...), else null
   // The execution domains of a @pl.jit kernel: from the `with pl.section_*()` blocks of its
   // body (helpers it calls are not searched); no section at all is a Vector-only kernel.

@@ -589,5 +589,23 @@ def _decorator(cls):
 
 
 vector_function = _decorator(VectorFunction)
+
+
+class SimtFunction(_DslFunction):
+    kind = "@pl.simt.function"
+
+
+def simt_function(fn=None, *, max_threads=None):
+    """``@pl.simt.function`` / ``@pl.simt.function(max_threads=N)``: a SIMT function the simulator
+    runs once per thread of a ``pl.simt.launch``; without max_threads it is a SIMT helper."""
+    if fn is None and max_threads is None:
+        raise TypeError("@pl.simt.function requires max_threads or a directly decorated function")
+
+    def wrap(func):
+        f = SimtFunction(func)
+        f._pypto_simt_max_threads = max_threads
+        return f
+
+    return wrap(fn) if fn is not None else wrap
 inline = _decorator(InlineFunction)
 function = _decorator(_DslFunction)

@@ -12,6 +12,7 @@ _device.install()
 from opdev.device.dsl import (DYNAMIC, STATIC, DataType, DslName, Ptr, Scalar, Tensor,  # noqa: E402,F401
                               Tile)
 from opdev.device.kernel import function, inline, jit, vector_function  # noqa: E402,F401
+from opdev.device.kernel import simt_function as _simt_function  # noqa: E402
 
 for _m in DataType:
     globals()["DT_" + _m.name] = _m
@@ -20,7 +21,19 @@ del _m
 Vf = DslName("vf")
 vf = Vf
 system = DslName("pl.system")
-simt = DslName("pl.simt")
+class _Simt:
+    """pl.simt: ``@pl.simt.function`` is a real decorator; the other names (launch, thread_idx,
+    ...) are interpreted by the simulator inside kernels."""
+
+    function = staticmethod(_simt_function)
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return DslName("pl.simt." + name)
+
+
+simt = _Simt()
 
 
 class _Pipeline:
