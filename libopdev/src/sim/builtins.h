@@ -57,6 +57,7 @@ void RegisterCubeBuiltins(BuiltinTable& t);  // pl.move/insert/matmul*/set_mm_la
 void RegisterSyncBuiltins(BuiltinTable& t);  // pl.system.set_cross_core/wait_cross_core
 void RegisterScalarBuiltins(BuiltinTable& t);  // pl.getval/pl.setval
 void RegisterAggregateBuiltins(BuiltinTable& t);  // pl.struct/struct_array/make_tuple
+void RegisterGmViewBuiltins(BuiltinTable& t);  // pl.make_tensor
 
 // `obj.name = v` (builtins_aggregate.cpp): a field of a pl.struct; anything else is an error.
 void AssignField(Interp& in, const Value& obj, const std::string& name, const Value& v, int line);

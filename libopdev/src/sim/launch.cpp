@@ -256,7 +256,17 @@ absl::StatusOr<LaunchResult> Launch(const LaunchRequest& req, std::vector<std::s
     try {
       in.RunModuleBody();
       for (auto& [name, v] : globals) prog.globals[name] = std::move(v);
-      in.Launch(kernel, req.block_dim, args, kw, kernel.line);
+      Value key;
+      if (!req.tiling_key.empty()) {
+        std::vector<Value> kv;
+        for (const auto& [n, v] : req.tiling_key) {
+          kv.push_back(Value::Str(n));
+          kv.push_back(Value::Int(v));
+        }
+        key = Value::TupleV(std::move(kv));
+        key.kind = VK::kDict;
+      }
+      in.Launch(kernel, req.block_dim, args, kw, kernel.line, &key);
       result.completed = true;
     } catch (const SimError& e) {
       sink.Report(e.code, e.line, e.what());

@@ -152,6 +152,14 @@ StepResult RunLaunch(const StepContext& ctx, const boost::json::object& request,
   }
   if (!ReadNamed(request, "kwargs", &req.kwargs, &error)) return StepResult::Error(error);
   if (!ReadNamed(request, "globals", &req.globals, &error)) return StepResult::Error(error);
+  if (const auto* k = request.if_contains("tiling_key"); k && !k->is_null()) {
+    if (!k->is_object()) return StepResult::Error("request field 'tiling_key' must be an object");
+    for (const auto& kv : k->as_object()) {
+      if (!kv.value().is_int64())
+        return StepResult::Error("request field 'tiling_key." + std::string(kv.key()) + "' must be an integer");
+      req.tiling_key.emplace_back(std::string(kv.key()), kv.value().as_int64());
+    }
+  }
   req.tensors = tensors;
 
   auto r = sim::LaunchKernel(req);

@@ -433,9 +433,10 @@ class JitKernel:
                 globals_[n] = _encode(v, None, None)
             except _Unserializable:
                 pass
-        # Compile-time specializations become named constants: tiling-key fields by their
-        # names, datatype parameters by the dtype variable names of the schema.
-        named = dict(tiling_key or {})
+        # Compile-time specializations: the tiling key goes to the launch as its own field (the
+        # simulator binds each field as a constant of the launch, tiling_key.md); datatype
+        # parameters become named constants, by the dtype variable names of the schema.
+        named = {} if self.tilingkey_schema is not None else dict(tiling_key or {})
         if isinstance(datatype, dict) and isinstance(self.datatype_schema, dict):
             for param, var in self.datatype_schema.items():
                 if param in datatype:
@@ -449,6 +450,8 @@ class JitKernel:
         request = {"file": os.path.abspath(self._func.__code__.co_filename), "kernel": self._func.__qualname__,
                    "line": self._func.__code__.co_firstlineno, "block_dim": block_dim, "args": enc_args, "globals": globals_,
                    "vector_cores": vec, "cube_cores": cube, "schedule_seed": schedule_seed()}
+        if self.tilingkey_schema is not None and isinstance(tiling_key, dict):
+            request["tiling_key"] = {str(k): int(v) for k, v in tiling_key.items()}
         import opdev
 
         try:

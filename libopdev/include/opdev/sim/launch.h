@@ -95,6 +95,9 @@ struct LaunchRequest {
   // itself (a name the host could not express is simply left out). A nested function's
   // closure variables come the same way, named `<qualname>:<variable>` (its closure cells).
   std::vector<std::pair<std::string, HostValue>> globals;
+  // The tiling key of a @pl.jit(tiling_key=...) kernel, field -> value, as the host's
+  // kernel[stream, block_dim, {...}] gives it (tiling_key.md); empty for a kernel without one.
+  std::vector<std::pair<std::string, int64_t>> tiling_key;
   std::vector<ExternalTensor> tensors;
   Target target = Target::kA5;
   int64_t vector_core_num = 48;
