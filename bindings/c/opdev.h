@@ -154,7 +154,11 @@ typedef struct opdev_tensor {
  *    "kwargs"?: {"name": V}, "globals"?: {"NAME": V}, "target"?: "a5"|"a3",
  *    "vector_cores"?: 48, "cube_cores"?: 24, "check_api"?: true,
  *    "work_budget"?: 0 (0: the default from the tensors' sizes),
- *    "schedule_seed"?: 0 (0: the fixed core order; N > 0 permutes the interleaving)}
+ *    "schedule_seed"?: 0 (0: the fixed core order; N > 0 permutes the interleaving),
+ *    "tiling_key"?: {"FIELD": V} (the dict of kernel[stream, block_dim, {...}]),
+ *    "tiling_key_schema"?: {"class": "Name", "fields": {"FIELD": [int, ...]}} (the schema
+ *    of @pl.jit(tiling_key=...) as the host resolved it; it replaces the one read from the
+ *    source, the host having checked the key against it)}
  * A value V is null, a bool, a number, a string, {"tensor": i} (tensors[i]),
  * {"tuple": [V...]}, {"list": [V...]}, {"object": "Type", "fields": {"f": V}} (a dataclass
  * instance), {"const": "pl.DT_FP16"} (a PyPTO-Pro constant) or {"float": "inf"|"-inf"|"nan"}.

@@ -102,8 +102,10 @@ TEST_CASE("placement checks: alignment, capacity, 32-byte rows, partial overlap"
 TEST_CASE("tile groups rotate next/current/previous") {
   TileGroup g;
   for (int i = 0; i < 3; ++i) g.slots.push_back(std::make_shared<Tile>(MakeTile(1, 8, DType::kFloat32, 32 * i)));
-  CHECK(g.Current()->addr == 0);  // slot 0 before the first next() (1-buffer groups use current() only)
-  CHECK(g.Previous() == nullptr);
+  // The cursor starts at the last slot (the frontend's cursor struct): current() is slot 2 and
+  // previous() slot 1 before the first next(), which selects slot 0.
+  CHECK(g.Current()->addr == 64);
+  CHECK(g.Previous()->addr == 32);
   CHECK(g.Next()->addr == 0);
   CHECK(g.Next()->addr == 32);
   CHECK(g.Previous()->addr == 0);
@@ -111,6 +113,17 @@ TEST_CASE("tile groups rotate next/current/previous") {
   CHECK(g.Next()->addr == 0);  // wraps
   CHECK(g.Current()->addr == 0);
   CHECK(g.Previous()->addr == 64);
+}
+
+TEST_CASE("a one-slot group's current() and previous() are its only tile") {
+  TileGroup g;
+  g.slots.push_back(std::make_shared<Tile>(MakeTile(1, 8, DType::kFloat32, 96)));
+  CHECK(g.Current()->addr == 96);
+  CHECK(g.Previous()->addr == 96);
+  CHECK(g.Next()->addr == 96);
+  TileGroup empty;
+  CHECK(empty.Current() == nullptr);
+  CHECK(empty.Previous() == nullptr);
 }
 
 TEST_CASE("pl.load copies the valid window with tensor strides and reports out-of-range reads") {

@@ -939,7 +939,7 @@ Value Interp::CallMethod(const Value& m, std::vector<Value>& args, Kwargs& kw, i
     if (name == "next") t = g.Next();
     else if (name == "current") t = g.Current();
     else t = g.Previous();
-    if (!t) Fail(hazard::kRuntimeError, line, "tile group '" + g.name + "'." + name + "() before the first next()");
+    if (!t) Fail(hazard::kRuntimeError, line, "tile group '" + g.name + "' has no tiles");
     return Value::Obj(VK::kTile, t);
   }
   if (self.kind == VK::kTensor) {
@@ -1095,7 +1095,7 @@ void Interp::FinishCore(bool completed) {
 
 void Interp::BindTilingKey(const FuncIR& kernel, const Value* key, int line, std::vector<std::string>& bound) {
   const bool given = key && key->kind == VK::kDict;
-  const TilingKeySchema* schema = kernel.tiling_key.get();
+  const TilingKeySchema* schema = host_tiling_key ? host_tiling_key.get() : kernel.tiling_key.get();
   if (!schema) {
     if (given)
       Fail(hazard::kRuntimeError, line,
@@ -1180,18 +1180,39 @@ void Interp::Launch(const FuncIR& kernel, int64_t bd, std::vector<Value>& args, 
         ann->slice->elts.size() >= 2) {
       std::string dn = py::DottedName(*ann->slice->elts[1]).value_or("");
       auto want = ParseDType(dn);
-      const GmTensor& t = args[i].As<GmTensor>();
-      if (want && *want != t.dtype)
+      GmTensor& t = args[i].As<GmTensor>();
+      // The frontend checks a tensor's dtype only for the pl dtypes it maps to torch dtypes
+      // (jit.py, _PL_DTYPE_TO_TORCH: no UINT16/UINT32); for those two it passes the tensor's
+      // bytes as they are, so the kernel sees them as its annotated dtype.
+      const bool unchecked = want && (*want == DType::kUInt16 || *want == DType::kUInt32);
+      if (unchecked && *want != t.dtype && DTypeSize(*want) == DTypeSize(t.dtype)) {
+        t.dtype = *want;
+      } else if (want && *want != t.dtype) {
         Fail(hazard::kTypeMismatch, line,
-             absl::StrFormat("kernel '%s' parameter '%s' is annotated %s but receives a %s tensor", kernel.name,
-                             kernel.params[i].name, dn, std::string(DTypeName(t.dtype))));
+             unchecked
+                 ? absl::StrFormat("kernel '%s' parameter '%s' is annotated %s (%d-byte elements) but receives a "
+                                   "%s tensor (%d-byte elements): the kernel would access %d bytes of a %d-byte "
+                                   "tensor",
+                                   kernel.name, kernel.params[i].name, dn, DTypeSize(*want),
+                                   std::string(DTypeName(t.dtype)), DTypeSize(t.dtype),
+                                   t.numel() * static_cast<int64_t>(DTypeSize(*want)),
+                                   t.numel() * static_cast<int64_t>(DTypeSize(t.dtype)))
+                 : absl::StrFormat("kernel '%s' parameter '%s' is annotated %s but receives a %s tensor",
+                                   kernel.name, kernel.params[i].name, dn, std::string(DTypeName(t.dtype))));
+      }
       const py::Expr& dims = *ann->slice->elts[0];
       if (dims.kind == py::ExprKind::kList || dims.kind == py::ExprKind::kTuple) {
-        if (dims.elts.size() != t.shape.size())
+        // A final `...` stands for any number of further axes (at least the listed ones).
+        const bool tail = !dims.elts.empty() && dims.elts.back() &&
+                          dims.elts.back()->kind == py::ExprKind::kConstant &&
+                          dims.elts.back()->const_kind == py::ConstKind::kEllipsis;
+        const size_t listed = dims.elts.size() - (tail ? 1 : 0);
+        if (tail ? t.shape.size() < listed : listed != t.shape.size())
           Fail(hazard::kTypeMismatch, line,
-               absl::StrFormat("kernel '%s' parameter '%s' is annotated with %d dims but the tensor has %d",
-                               kernel.name, kernel.params[i].name, dims.elts.size(), t.shape.size()));
-        for (size_t d = 0; d < dims.elts.size(); ++d) {
+               absl::StrFormat("kernel '%s' parameter '%s' is annotated with %s%d dims but the tensor has %d",
+                               kernel.name, kernel.params[i].name, tail ? "at least " : "", listed,
+                               t.shape.size()));
+        for (size_t d = 0; d < listed; ++d) {
           if (auto v = py::IntValue(*dims.elts[d]); v && *v != t.shape[d])
             Fail(hazard::kTypeMismatch, line,
                  absl::StrFormat("kernel '%s' parameter '%s' dim %d is fixed to %d but the tensor has %d",

@@ -133,6 +133,10 @@ class Interp {
   const XNode* assign_value = nullptr;  // that statement's value expression
   PlatformInfo platform;    // what get_platform_info() returns
   int64_t block_dim_override = 0;  // > 0: replaces the block_dim of every launch
+  // The kernel's tiling-key schema as the host resolved it (a launch from CPython, whose
+  // @pl.jit already checked the key against it, is_valid() included); it replaces the schema
+  // lowering read from the source (which cannot follow a schema passed into a kernel factory).
+  std::shared_ptr<const TilingKeySchema> host_tiling_key;
   RunLimits limits;
 
   // Work done so far in budget units (see RunLimits::work_budget).

@@ -240,10 +240,30 @@ absl::StatusOr<LaunchResult> Launch(const LaunchRequest& req, std::vector<std::s
       kw.emplace_back(k, std::move(*v));
     }
 
+    std::optional<Value> key;
+    if (req.tiling_key) {
+      std::vector<Value> kv;
+      for (const auto& [k, hv] : *req.tiling_key) {
+        auto v = conv.Convert(hv, "tiling key field '" + k + "'");
+        if (!v.ok()) return v.status();
+        kv.push_back(Value::Str(k));
+        kv.push_back(std::move(*v));
+      }
+      key = Value::TupleV(std::move(kv));
+      key->kind = VK::kDict;
+    }
+
     HazardSink sink(req.file);
     for (const auto& d : cp.lowering.items())
       if (InRanges(d.line, ranges)) sink.ReportWithSeverity(d.code, d.severity, d.line, d.message, d.evidence);
     Interp in(prog, sink, req.target);
+    if (req.tiling_key_schema) {
+      auto schema = std::make_shared<TilingKeySchema>();
+      schema->cls = req.tiling_key_schema->cls;
+      schema->line = kernel.line;
+      for (const auto& [name, values] : req.tiling_key_schema->fields) schema->fields.push_back({name, values});
+      in.host_tiling_key = std::move(schema);
+    }
     int64_t input_elements = 0;
     for (const auto& g : gm) input_elements += g->numel();
     in.limits = RunLimits::For(req.work_budget, req.memory_limit_bytes, input_elements);
@@ -256,17 +276,7 @@ absl::StatusOr<LaunchResult> Launch(const LaunchRequest& req, std::vector<std::s
     try {
       in.RunModuleBody();
       for (auto& [name, v] : globals) prog.globals[name] = std::move(v);
-      Value key;
-      if (!req.tiling_key.empty()) {
-        std::vector<Value> kv;
-        for (const auto& [n, v] : req.tiling_key) {
-          kv.push_back(Value::Str(n));
-          kv.push_back(Value::Int(v));
-        }
-        key = Value::TupleV(std::move(kv));
-        key.kind = VK::kDict;
-      }
-      in.Launch(kernel, req.block_dim, args, kw, kernel.line, &key);
+      in.Launch(kernel, req.block_dim, args, kw, kernel.line, key ? &*key : nullptr);
       result.completed = true;
     } catch (const SimError& e) {
       sink.Report(e.code, e.line, e.what());

@@ -147,16 +147,19 @@ std::shared_ptr<Tile> TileGroup::Next() {
 }
 
 std::shared_ptr<Tile> TileGroup::Current() const {
-  // Before the first next() the selection is slot 0: one-slot groups are used through
-  // current() alone (make_tile_group.md, 1-buffer).
-  if (cursor < 0) return slots.empty() ? nullptr : slots[0];
-  return slots[cursor];
+  // The frontend's cursor starts at the last slot, so that the first next() selects slot 0
+  // (parser/_buffer_parser.py, the group's cursor struct): before any next(), current() is
+  // the last slot (slot 0 of a one-slot group) and previous() the one before it.
+  if (slots.empty()) return nullptr;
+  const int n = static_cast<int>(slots.size());
+  return slots[cursor < 0 ? n - 1 : cursor];
 }
 
 std::shared_ptr<Tile> TileGroup::Previous() const {
-  if (cursor < 0 || slots.empty()) return nullptr;
-  int n = static_cast<int>(slots.size());
-  return slots[(cursor - 1 + n) % n];
+  if (slots.empty()) return nullptr;
+  const int n = static_cast<int>(slots.size());
+  const int at = cursor < 0 ? n - 1 : cursor;
+  return slots[(at + n - 1) % n];
 }
 
 std::vector<PlacementIssue> CheckPlacement(const Tile& t, Target target) {

@@ -153,12 +153,30 @@ StepResult RunLaunch(const StepContext& ctx, const boost::json::object& request,
   if (!ReadNamed(request, "kwargs", &req.kwargs, &error)) return StepResult::Error(error);
   if (!ReadNamed(request, "globals", &req.globals, &error)) return StepResult::Error(error);
   if (const auto* k = request.if_contains("tiling_key"); k && !k->is_null()) {
-    if (!k->is_object()) return StepResult::Error("request field 'tiling_key' must be an object");
-    for (const auto& kv : k->as_object()) {
-      if (!kv.value().is_int64())
-        return StepResult::Error("request field 'tiling_key." + std::string(kv.key()) + "' must be an integer");
-      req.tiling_key.emplace_back(std::string(kv.key()), kv.value().as_int64());
+    std::vector<std::pair<std::string, HostValue>> key;
+    if (!ReadNamed(request, "tiling_key", &key, &error)) return StepResult::Error(error);
+    req.tiling_key = std::move(key);
+  }
+  if (const auto* s = request.if_contains("tiling_key_schema"); s && !s->is_null()) {
+    const char* shape = "request field 'tiling_key_schema' must be {\"class\": NAME, \"fields\": {FIELD: [int, ...]}}";
+    if (!s->is_object()) return StepResult::Error(shape);
+    const auto& o = s->as_object();
+    const auto* cls = o.if_contains("class");
+    const auto* fields = o.if_contains("fields");
+    if (!cls || !cls->is_string() || !fields || !fields->is_object()) return StepResult::Error(shape);
+    sim::LaunchRequest::TilingKeySchemaSpec spec;
+    spec.cls = std::string(cls->as_string());
+    for (const auto& kv : fields->as_object()) {
+      if (!kv.value().is_array() || kv.value().as_array().empty()) return StepResult::Error(shape);
+      std::vector<int64_t> values;
+      for (const auto& v : kv.value().as_array()) {
+        if (!v.is_int64()) return StepResult::Error(shape);
+        values.push_back(v.as_int64());
+      }
+      spec.fields.emplace_back(std::string(kv.key()), std::move(values));
     }
+    if (spec.fields.empty()) return StepResult::Error(shape);
+    req.tiling_key_schema = std::move(spec);
   }
   req.tensors = tensors;
 

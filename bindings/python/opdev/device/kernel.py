@@ -22,6 +22,7 @@ warnings become :class:`SimulatorWarning` warnings at the kernel's line.
 
 import dataclasses
 import enum
+import functools
 import inspect
 import math
 import os
@@ -214,7 +215,8 @@ def _check_tensor(name, value, ann):
     if Ellipsis not in dims and len(shape) != len(dims):
         raise ValueError("Tensor parameter '%s' rank mismatch: expected %d, got %d" % (name, len(dims), len(shape)))
     if Ellipsis in dims and len(shape) < len(fixed):
-        raise ValueError("Tensor parameter '%s' rank mismatch: expected %d, got %d" % (name, len(fixed), len(shape)))
+        raise ValueError("Tensor parameter '%s' rank mismatch: expected at least %d, got %d"
+                         % (name, len(fixed), len(shape)))
     for axis, d in enumerate(dims):
         if d is Ellipsis:
             break
@@ -293,6 +295,16 @@ def _raise_findings(kernel_name, doc):
 
 # ---- the kernel object -----------------------------------------------------------------
 
+@dataclasses.dataclass(frozen=True)
+class _Specialization:
+    """One entry of a kernel's specialisation caches: the variant the frontend would compile."""
+
+    kernel: str
+    static_signature: tuple
+    tiling_key: tuple = None
+    datatype: tuple = None
+
+
 class JitKernel:
     """``@pl.jit``: a kernel that launches on the CPU device.
 
@@ -311,6 +323,10 @@ class JitKernel:
         self.__doc__ = func.__doc__
         self.__wrapped__ = func
         self.last_launch = None  # the simulator's document of the last launch
+        # The frontend's specialisation caches, under its names (tests inspect and clear them):
+        # one entry per static shape signature, datatype and tiling key (see _Specialization).
+        self._kernel_def_by_static_signature = {}
+        self._compiled_by_signature = {}
 
     def __repr__(self):
         return "<pl.jit kernel %s (opdev CPU device)>" % self.__qualname__
@@ -390,6 +406,30 @@ class JitKernel:
             self._specs = [(n, ann.get(n, p.annotation)) for n, p in self._signature.parameters.items()]
         return self._specs
 
+    def _record_specialization(self, specs, args, tiling_key, datatype):
+        """Enter this launch's specialisation in the two caches, keyed as the frontend keys
+        them: a pl.STATIC axis and every axis of a final ``...`` take part with its value
+        (one variant per distinct value); literal and pl.DYNAMIC axes do not. The CPU device
+        itself caches the parsed kernel per source, so the entries only record the variants
+        the frontend would compile."""
+        static = []
+        for index, ((_name, ann), value) in enumerate(zip(specs, args)):
+            if not isinstance(ann, dsl.TensorType) or value is None:
+                continue
+            shape = tuple(int(d) for d in value.shape)
+            for axis, d in enumerate(ann.shape):
+                if d is Ellipsis:
+                    static.extend((index, a, shape[a]) for a in range(axis, len(shape)))
+                    break
+                if d is dsl.STATIC:
+                    static.append((index, axis, shape[axis]))
+        static = tuple(static)
+        tk = None if tiling_key is None else tuple(sorted(tiling_key.items()))
+        dt = None if datatype is None else tuple(sorted((k, str(v)) for k, v in datatype.items()))
+        spec = _Specialization(self.__qualname__, static, tk, dt)
+        self._kernel_def_by_static_signature.setdefault((static, tk, dt), spec)
+        self._compiled_by_signature.setdefault((static, dt, tk), spec)
+
     def _launch(self, block_dim, args, tiling_key, datatype):
         specs = self._param_specs()
         for i, ((name, ann), value) in enumerate(zip(specs, args)):
@@ -400,6 +440,7 @@ class JitKernel:
                     raise TypeError("arg[%d] '%s': expected torch.Tensor, got %s" % (i, name, type(value).__name__))
             elif not (dataclasses.is_dataclass(value) and not isinstance(value, type)):
                 _check_scalar(i, name, value, ann)
+        self._record_specialization(specs, args, tiling_key, datatype)
         tensors, staged, buffers = [], [], {}
 
         def index_of(t):
@@ -433,10 +474,9 @@ class JitKernel:
                 globals_[n] = _encode(v, None, None)
             except _Unserializable:
                 pass
-        # Compile-time specializations: the tiling key goes to the launch as its own field (the
-        # simulator binds each field as a constant of the launch, tiling_key.md); datatype
-        # parameters become named constants, by the dtype variable names of the schema.
-        named = {} if self.tilingkey_schema is not None else dict(tiling_key or {})
+        # Datatype specializations become named constants (the dtype variable names of the
+        # schema); the tiling-key dict goes to the launch as its own field (bound there).
+        named = {}
         if isinstance(datatype, dict) and isinstance(self.datatype_schema, dict):
             for param, var in self.datatype_schema.items():
                 if param in datatype:
@@ -450,8 +490,11 @@ class JitKernel:
         request = {"file": os.path.abspath(self._func.__code__.co_filename), "kernel": self._func.__qualname__,
                    "line": self._func.__code__.co_firstlineno, "block_dim": block_dim, "args": enc_args, "globals": globals_,
                    "vector_cores": vec, "cube_cores": cube, "schedule_seed": schedule_seed()}
-        if self.tilingkey_schema is not None and isinstance(tiling_key, dict):
-            request["tiling_key"] = {str(k): int(v) for k, v in tiling_key.items()}
+        if tiling_key is not None:
+            request["tiling_key"] = {str(k): _encode(v, None, None) for k, v in tiling_key.items()}
+            schema = self.tilingkey_schema
+            request["tiling_key_schema"] = {"class": schema.cls_name,
+                                            "fields": {f.name: [int(v) for v in f.values] for f in schema._fields}}
         import opdev
 
         try:
@@ -472,6 +515,24 @@ class JitKernel:
         return None
 
 
+def _is_tile_kernel(func):
+    """The frontend's test for a Tile kernel: some parameter is annotated pl.Tensor[...],
+    pl.Ptr[...] or a pl.DT_* scalar type (string annotations evaluated, or matched by name)."""
+    for name, val in getattr(func, "__annotations__", {}).items():
+        if name == "return":
+            continue
+        if isinstance(val, str):
+            try:
+                val = eval(val, dict(func.__globals__))  # noqa: S307 (the frontend does the same)
+            except Exception:
+                if val.split(".")[-1].startswith("DT_"):
+                    return True
+                continue
+        if isinstance(val, (dsl.TensorType, dsl.PtrType, dsl.DataType)) or val in (dsl.Tensor, dsl.Ptr):
+            return True
+    return False
+
+
 def jit(target=None, *, arch=None, auto_mutex=True, name=None, pipeline=None, tiling_key=None,
         datatype=None, compile_timeout=None, **kwargs):
     """``@pl.jit`` / ``@pl.jit(...)`` of the CPU device (same options as the frontend's)."""
@@ -486,6 +547,13 @@ def jit(target=None, *, arch=None, auto_mutex=True, name=None, pipeline=None, ti
     def decorator(f):
         if kwargs:
             raise TypeError("jit() got unexpected keyword argument(s): %s." % ", ".join(kwargs.keys()))
+        if not _is_tile_kernel(f):
+            # As the frontend: a function with no pl.Tensor / pl.Ptr / pl.DT_* parameter
+            # annotation is not a kernel; @pl.jit wraps it as a plain pass-through.
+            @functools.wraps(f)
+            def wrapper(*args, **kwargs_):
+                return f(*args, **kwargs_)
+            return wrapper
         return JitKernel(f, options)
 
     if callable(target):

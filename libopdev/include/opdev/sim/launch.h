@@ -30,6 +30,7 @@
 #include "absl/status/statusor.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -95,9 +96,17 @@ struct LaunchRequest {
   // itself (a name the host could not express is simply left out). A nested function's
   // closure variables come the same way, named `<qualname>:<variable>` (its closure cells).
   std::vector<std::pair<std::string, HostValue>> globals;
-  // The tiling key of a @pl.jit(tiling_key=...) kernel, field -> value, as the host's
-  // kernel[stream, block_dim, {...}] gives it (tiling_key.md); empty for a kernel without one.
-  std::vector<std::pair<std::string, int64_t>> tiling_key;
+  // The tiling-key dict of a `kernel[stream, block_dim, {...}]` launch (tiling_key.md): its
+  // fields are bound as names of the kernel for this launch only.
+  std::optional<std::vector<std::pair<std::string, HostValue>>> tiling_key;
+  // The schema of the kernel's @pl.jit(tiling_key=...) as the host resolved it: its class name
+  // and each field's candidate values. The host has checked the key against it (is_valid()
+  // included); the simulator binds the fields by it instead of the schema read from the source.
+  struct TilingKeySchemaSpec {
+    std::string cls;
+    std::vector<std::pair<std::string, std::vector<int64_t>>> fields;
+  };
+  std::optional<TilingKeySchemaSpec> tiling_key_schema;
   std::vector<ExternalTensor> tensors;
   Target target = Target::kA5;
   int64_t vector_core_num = 48;

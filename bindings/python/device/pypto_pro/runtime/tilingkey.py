@@ -31,7 +31,9 @@ class TilingKeySchema:
         check = getattr(cls, "is_valid", None)
         if check is not None and not callable(check):
             raise ValueError("tiling_key class '%s' has a non-callable 'is_valid' member" % cls.__name__)
-        self.is_valid = (lambda key: check(cls(), key)) if check is not None else None
+        # Bound as the frontend binds it (to an instance made without __init__): a plain method
+        # gets that instance, a classmethod stays bound to the class.
+        self.is_valid = check.__get__(object.__new__(cls), cls) if check is not None else None
         offset = 0
         for f in self._fields:
             if f.bits <= 0:
