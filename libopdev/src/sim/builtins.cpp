@@ -21,6 +21,7 @@ BuiltinFn FindBuiltin(const std::string& q) {
     RegisterScalarBuiltins(t);
     RegisterAggregateBuiltins(t);
     RegisterSimtBuiltins(t);
+    RegisterGmViewBuiltins(t);
     return t;
   }();
   auto it = table.find(q);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "interpreter.h"
+#include "opdev/sim/fixpipe.h"
 
 #include <map>
 #include <string>
@@ -57,6 +58,7 @@ void RegisterSyncBuiltins(BuiltinTable& t);  // pl.system.set_cross_core/wait_cr
 void RegisterScalarBuiltins(BuiltinTable& t);  // pl.getval/pl.setval
 void RegisterAggregateBuiltins(BuiltinTable& t);  // pl.struct/struct_array/make_tuple
 void RegisterSimtBuiltins(BuiltinTable& t);       // pl.simt.* (simt.cpp)
+void RegisterGmViewBuiltins(BuiltinTable& t);  // pl.make_tensor
 
 // `obj.name = v` (builtins_aggregate.cpp): a field of a pl.struct; anything else is an error.
 void AssignField(Interp& in, const Value& obj, const std::string& name, const Value& v, int line);
@@ -74,6 +76,12 @@ void WriteElement(Interp& in, const Value& container, const Value& index, const 
 // before the FIX transfer), a new L1 tile group's bank placement, and the end-of-core checks.
 void CubeStoreFromAcc(Interp& in, const Args& a, Tile& acc, const std::string& phase);
 void CheckL1Group(Interp& in, const TileGroup& g);
+// scale= / relu_pre_mode= of a FIX transfer from Acc tile `acc` into `dst` dtype elements
+// (pl.store / pl.store_tile, `has_phase` when phase= is given; pl.move Acc -> Vec with its
+// acc_to_vec_mode): the per-tensor or per-channel options, SIM-FIX-QUANT for a combination the
+// frontend rejects or the fixpipe cannot produce.
+FixOptions ResolveFix(Interp& in, const Args& a, const Tile& acc, DType dst, bool has_phase,
+                      const std::string& acc_to_vec_mode);
 void FinishCubeCore(Interp& in, CoreContext& core);
 
 Value MakeReg(const VReg& r);  // one copy into pooled storage

@@ -15,6 +15,7 @@
 #include "absl/strings/str_format.h"
 
 #include <algorithm>
+#include <cstring>
 #include <set>
 
 namespace opdev::sim {
@@ -115,6 +116,34 @@ std::vector<std::pair<uint64_t, uint64_t>> WindowRanges(const Tile& t, int64_t r
   return merged;
 }
 
+// A Scaling tile as a per-channel scale (store.md / move.md `scale`: INT64, MemorySpace.Scaling,
+// [1, N] with N % 16 == 0 and N <= 512; the frontend's _validate_fp_shape_dtype).
+void CheckScalingTile(Interp& in, int line, const char* what, const Tile& t) {
+  if (t.type.space != MemSpace::kScaling)
+    in.Fail(hazard::kFixQuant, line,
+            absl::StrFormat("%s: scale tile '%s' is in %s; a per-channel scale must be a MemorySpace.Scaling tile "
+                            "(store.md, move.md)",
+                            what, t.name, SpaceOf(t)));
+  if (t.type.dtype == DType::kFloat32)
+    in.Fail(hazard::kFixQuant, line,
+            absl::StrFormat("%s: scale tile dtype FP32 is not supported: per-channel deqTensor values are INT64 "
+                            "(store.md); convert an FP32 scale with torch_npu.npu_trans_quant_param first",
+                            what));
+  if (t.type.dtype != DType::kInt64)
+    in.Fail(hazard::kFixQuant, line,
+            absl::StrFormat("%s: scale tile dtype must be INT64, got %s (store.md: per-channel deqTensor values are "
+                            "INT64; an FP32 scale is converted with torch_npu.npu_trans_quant_param first)",
+                            what, std::string(DTypeName(t.type.dtype))));
+  const auto& sh = t.type.shape;
+  if (sh.size() != 2)
+    in.Fail(hazard::kFixQuant, line, absl::StrFormat("%s: scale tile must be 2D [1, N]", what));
+  if (sh[0] != 1 || sh[1] % 16 != 0 || sh[1] > 512)
+    in.Fail(hazard::kFixQuant, line,
+            absl::StrFormat("%s: scale tile '%s' is [%d, %d]; a per-channel scale must have shape [1, N] (row == 1), "
+                            "N a multiple of 16 and N <= 512 (store.md; [N, 1] per-row scaling is not supported)",
+                            what, t.name, sh[0], sh[1]));
+}
+
 void RejectFixOptions(Interp& in, const Args& a, const char* path) {
   for (const char* k : {"relu_pre_mode", "scale"})
     if (const Value* v = a.Get(99, k); v && v->kind != VK::kNone)
@@ -127,10 +156,11 @@ void RejectFixOptions(Interp& in, const Args& a, const char* path) {
 // rest; DualModeSplitN: AIV 0 the first ceil32(N)/2 columns, or all N when N <= 16).
 Value MoveAccToVec(Interp& in, const Args& a, Tile& dst, Tile& src) {
   RequireAic(a);
-  RejectFixOptions(in, a, "Acc -> Vec");
   if (const Value* o = a.Get(2, "offset"); o && o->kind != VK::kNone)
     in.Fail(hazard::kUnsupported, a.line(), "pl.move Acc -> Vec with offset= is not simulated");
   const std::string mode = EnumOf(a, 99, "acc_to_vec_mode", "AccToVecMode");
+  const FixOptions fix = ResolveFix(in, a, src, dst.type.dtype, false, mode);
+  const bool quant = fix.relu || fix.has_scale;
   if (mode.empty())
     in.Fail(hazard::kUnsupported, a.line(),
             absl::StrFormat("pl.move Acc -> Vec of '%s' without acc_to_vec_mode: move.md does not say which "
@@ -139,14 +169,18 @@ Value MoveAccToVec(Interp& in, const Args& a, Tile& dst, Tile& src) {
   in.MarkUsed(src);
   dst.used = true;
   CubeStoreFromAcc(in, a, src, "");
-  const bool ok_dtype = src.type.dtype == DType::kInt32
-                            ? dst.type.dtype == DType::kInt32
-                            : (dst.type.dtype == DType::kFloat32 || dst.type.dtype == DType::kFloat16 ||
-                               dst.type.dtype == DType::kBFloat16);
+  // Without a scale the fixpipe writes FP32 Acc data as FP32/FP16/BF16 and INT32 as INT32; a
+  // scale (deqScalar / deqTensor) also quantises to INT8 and dequantises INT32 to FP16.
+  const DType dd = dst.type.dtype;
+  const bool ok_dtype =
+      src.type.dtype == DType::kInt32
+          ? (dd == DType::kInt32 || (fix.has_scale && (dd == DType::kInt8 || dd == DType::kFloat16)))
+          : (dd == DType::kFloat32 || dd == DType::kFloat16 || dd == DType::kBFloat16 ||
+             (fix.has_scale && dd == DType::kInt8));
   if (!ok_dtype)
     in.Fail(hazard::kTypeMismatch, a.line(),
             absl::StrFormat("pl.move Acc tile '%s' (%s) -> Vec tile '%s' (%s): the fixpipe writes FP32 Acc "
-                            "data as FP32/FP16/BF16 and INT32 as INT32",
+                            "data as FP32/FP16/BF16 and INT32 as INT32; with scale= also INT8, and INT32 as FP16",
                             src.name, std::string(DTypeName(src.type.dtype)), dst.name,
                             std::string(DTypeName(dst.type.dtype))));
   const int64_t M = src.valid_rows, N = src.valid_cols;
@@ -181,7 +215,8 @@ Value MoveAccToVec(Interp& in, const Args& a, Tile& dst, Tile& src) {
       in.Fail(hazard::kCoreSpace, a.line(),
               "pl.move Acc -> Vec writes the UB of the block's AIVs; this launch has no AIV (a mixed kernel has "
               "both pl.section_cube() and pl.section_vector())");
-    cube::CopyWindow(in.MemOf(*aiv), dst, 0, 0, in.Mem(), src, p.r0, p.c0, p.rows, p.cols);
+    if (quant) cube::CopyWindowFix(in.MemOf(*aiv), dst, 0, 0, in.Mem(), src, p.r0, p.c0, p.rows, p.cols, fix);
+    else cube::CopyWindow(in.MemOf(*aiv), dst, 0, 0, in.Mem(), src, p.r0, p.c0, p.rows, p.cols);
     const std::string what = absl::StrFormat("pl.move Acc '%s' -> Vec '%s', %s", src.name, dst.name, mode);
     for (const auto& [b, e] : WindowRanges(dst, 0, 0, p.rows, p.cols))
       RecordRemoteWrite(in, *aiv, MemSpace::kVec, b, e, a.line(), what);
@@ -299,7 +334,7 @@ Value MoveFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   }
   const bool to_cube = src.type.space == MemSpace::kMat &&
                        (dst.type.space == MemSpace::kLeft || dst.type.space == MemSpace::kRight ||
-                        dst.type.space == MemSpace::kBias);
+                        dst.type.space == MemSpace::kBias || dst.type.space == MemSpace::kScaling);
   if (!to_cube)
     in.Fail(hazard::kUnsupported, call.line,
             absl::StrFormat("pl.move %s -> %s (pipe %s) is not simulated: %s", SpaceOf(src), SpaceOf(dst),
@@ -312,6 +347,9 @@ Value MoveFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
       a.Fail(absl::StrCat("'", k, "' applies to the Acc -> Vec fixpipe path only (move.md), not ",
                           SpaceOf(src), " -> ", SpaceOf(dst)));
   RequireAic(a);
+  // Mat -> Scaling (move.md, FIX pipe): the user-prepared per-channel deqTensor of a quantising
+  // store / move (store.md `scale`: INT64 [1, N], N % 16 == 0, N <= 512).
+  if (dst.type.space == MemSpace::kScaling) CheckScalingTile(in, call.line, "pl.move Mat -> Scaling", dst);
   in.MarkUsed(src);
   in.MarkUsed(dst);
   // Dtypes: equal, except Mat FP16/BF16 -> Bias FP32 (matmul.md).
@@ -555,6 +593,80 @@ Value SetMmLayoutTransform(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw
 }
 
 }  // namespace
+
+FixOptions ResolveFix(Interp& in, const Args& a, const Tile& acc, DType dst, bool has_phase,
+                      const std::string& acc_to_vec_mode) {
+  FixOptions fix;
+  const int line = a.line();
+  if (const Value* r = a.Get(99, "relu_pre_mode"); r && r->kind != VK::kNone) {
+    if (r->kind != VK::kEnum || r->s != "ReluPreMode.NormalRelu")
+      in.Fail(hazard::kFixQuant, line,
+              absl::StrCat(a.fname(), ": relu_pre_mode must be pl.ReluPreMode.NormalRelu or None, got ", Repr(*r)));
+    fix.relu = true;
+  }
+  const Value* sc = a.Get(99, "scale");
+  if (!sc || sc->kind == VK::kNone) return fix;
+  fix.has_scale = true;
+  if (sc->kind == VK::kFloat) {
+    const float f = static_cast<float>(sc->f);
+    uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    fix.scale = DeqScale(bits);
+  } else if (sc->kind == VK::kInt || sc->kind == VK::kBool) {
+    // store.md: a runtime INT scalar carries the float32 bit pattern (struct.pack("!f", v)).
+    fix.scale = DeqScale(static_cast<uint32_t>(static_cast<uint64_t>(sc->i) & 0xFFFFFFFFu));
+  } else if (sc->kind == VK::kTile) {
+    const Tile& t = sc->As<Tile>();
+    CheckScalingTile(in, line, a.fname(), t);
+    if (fix.relu)
+      in.Fail(hazard::kFixQuant, line,
+              absl::StrCat(a.fname(), ": scale (per-channel) cannot be used together with relu_pre_mode (store.md)"));
+    if (has_phase)
+      in.Fail(hazard::kFixQuant, line,
+              absl::StrCat(a.fname(), ": scale (per-channel) cannot be combined with phase (store.md)"));
+    if (acc_to_vec_mode == "DualModeSplitM" || acc_to_vec_mode == "DualModeSplitN")
+      in.Fail(hazard::kFixQuant, line,
+              absl::StrCat(a.fname(), ": scale (per-channel) only supports single-mode acc_to_vec_mode "
+                                      "(move.md: DualModeSplitM / DualModeSplitN are rejected)"));
+    if (t.type.shape[1] < acc.valid_cols)
+      in.Fail(hazard::kCubeShape, line,
+              absl::StrFormat("%s: scale tile '%s' holds %d per-channel values but Acc tile '%s' has %d valid "
+                              "columns: one value per output column",
+                              a.fname(), t.name, t.type.shape[1], acc.name, acc.valid_cols));
+    in.MarkUsed(const_cast<Tile&>(t));
+    const SpaceBuffer& buf = in.Mem().Get(MemSpace::kScaling);
+    const int64_t n = acc.valid_cols;
+    fix.channel.assign(n, 0.0f);
+    fix.channel_written.assign(n, 0);
+    for (int64_t c = 0; c < n; ++c) {
+      const uint64_t off = t.addr + t.ElementOffset(0, c);
+      if (off + 8 > buf.bytes.size()) continue;
+      uint64_t e;
+      std::memcpy(&e, buf.bytes.data() + off, 8);
+      fix.channel[c] = DeqTensorScale(e);
+      fix.channel_written[c] = std::memchr(buf.written.data() + off, 0, 8) == nullptr;
+    }
+  } else {
+    in.Fail(hazard::kFixQuant, line,
+            sc->kind == VK::kTensor
+                ? absl::StrCat(a.fname(), ": scale Tensor is not supported for per-channel quantization: pass a "
+                                          "user-prepared Scaling Tile (store.md, move.md), got ", Repr(*sc))
+                : absl::StrCat(a.fname(), ": scale must be float, int, a runtime scalar or a Scaling Tile, got ",
+                               Repr(*sc), " (store.md, move.md)"));
+  }
+  // The frontend's _check_scale_dst_supported: no unsigned requantisation; BF16 only by a
+  // scale-free truncation of FP32.
+  if (dst == DType::kUInt8)
+    in.Fail(hazard::kFixQuant, line,
+            absl::StrCat(a.fname(), ": scale quantization to UINT8 is not supported: the fixpipe has no unsigned "
+                                    "requantization path"));
+  if (dst == DType::kBFloat16 && (acc.type.dtype == DType::kFloat32 || acc.type.dtype == DType::kInt32))
+    in.Fail(hazard::kFixQuant, line,
+            absl::StrFormat("%s: scale quantization from %s to BF16 is not supported: the fixpipe dequantizes "
+                            "INT32 only to FP16 and truncates FP32 to BF16 only without a scale",
+                            a.fname(), std::string(DTypeName(acc.type.dtype))));
+  return fix;
+}
 
 void CubeStoreFromAcc(Interp& in, const Args& a, Tile& acc, const std::string& phase) {
   CoreContext& core = *in.core;

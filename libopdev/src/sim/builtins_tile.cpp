@@ -406,23 +406,7 @@ Value StoreImpl(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw, bool tile
         a.Fail("'phase' must be a pl.STPhase member, got " + Repr(*p));
       phase = p->s.substr(8);
     }
-    if (const Value* r = a.Get(99, "relu_pre_mode"); r && r->kind != VK::kNone) {
-      if (r->kind != VK::kEnum || r->s != "ReluPreMode.NormalRelu")
-        in.Fail(hazard::kUnsupported, call.line, "relu_pre_mode " + Repr(*r) + " is not simulated (NormalRelu only)");
-      fix.relu = true;
-    }
-    if (const Value* sc = a.Get(99, "scale"); sc && sc->kind != VK::kNone) {
-      fix.has_scale = true;
-      if (sc->kind == VK::kFloat) {
-        fix.scale = static_cast<float>(sc->f);
-      } else if (sc->kind == VK::kInt) {  // store.md: a runtime INT scalar carries float32 bits
-        uint32_t bits = static_cast<uint32_t>(sc->i);
-        std::memcpy(&fix.scale, &bits, 4);
-      } else {
-        in.Fail(hazard::kUnsupported, call.line,
-                "scale=" + Repr(*sc) + " is not simulated (per-tensor float scale only; per-channel Scaling tiles are not)");
-      }
-    }
+    fix = ResolveFix(in, a, *t, dst.dtype, !phase.empty(), "");
     CubeStoreFromAcc(in, a, *t, phase);
     ReportIssues(in, call.line, StoreTile(dst, in.Mem(), *t, off, in.core->ordinal, &fix, rec, chg, order.axes));
   } else {

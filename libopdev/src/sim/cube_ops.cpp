@@ -140,6 +140,27 @@ void CopyWindow(CoreMemory& dmem, Tile& dst, int64_t dr, int64_t dc, const CoreM
   }
 }
 
+void CopyWindowFix(CoreMemory& dmem, Tile& dst, int64_t dr, int64_t dc, const CoreMemory& smem, const Tile& src,
+                   int64_t sr, int64_t sc, int64_t rows, int64_t cols, const FixOptions& fix) {
+  SpaceBuffer& db = dmem.Get(dst.type.space);
+  const SpaceBuffer& sb = smem.Get(src.type.space);
+  const size_t des = dst.elem_size(), ses = src.elem_size();
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t c = 0; c < cols; ++c) {
+      const uint64_t doff = dst.addr + dst.ElementOffset(dr + r, dc + c);
+      const uint64_t soff = src.addr + src.ElementOffset(sr + r, sc + c);
+      if (doff + des > db.bytes.size() || soff + ses > sb.bytes.size()) continue;
+      const int64_t col = sc + c;
+      StoreScalar(dst.type.dtype, db.bytes.data() + doff,
+                  FixConvert(fix, LoadScalar(src.type.dtype, sb.bytes.data() + soff), col, dst.type.dtype));
+      uint8_t ok = std::memchr(sb.written.data() + soff, 0, ses) == nullptr;
+      if (fix.PerChannel())
+        ok = ok && col < static_cast<int64_t>(fix.channel_written.size()) && fix.channel_written[col];
+      std::memset(db.written.data() + doff, ok, des);
+    }
+  }
+}
+
 int64_t Matmul(CoreMemory& mem, const MatmulOperands& ops) {
   const Tile& L = *ops.lhs;
   const Tile& R = *ops.rhs;

@@ -181,26 +181,8 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
   const int64_t rs = m.row_axis >= 0 ? strides[m.row_axis] : 0;
   const int64_t cs = strides[m.col_axis];
   const size_t tes = src.elem_size();
-  const bool transform = fix && (fix->relu || fix->has_scale);
-  // FIX conversion of one Acc element: ReLU, then the per-tensor scale in FP32, then the
-  // destination dtype (round to nearest even; integers saturate).
-  auto fixed = [&](double v) {
-    if (fix->relu && v < 0) v = 0;
-    if (fix->has_scale) v = static_cast<float>(static_cast<float>(v) * fix->scale);
-    if (!IsFloating(dst.dtype) && !std::isnan(v)) {
-      double lo = 0, hi = 0;
-      switch (dst.dtype) {
-        case DType::kInt8: lo = -128; hi = 127; break;
-        case DType::kUInt8: lo = 0; hi = 255; break;
-        case DType::kInt16: lo = -32768; hi = 32767; break;
-        case DType::kUInt16: lo = 0; hi = 65535; break;
-        case DType::kInt32: lo = -2147483648.0; hi = 2147483647.0; break;
-        default: lo = -9.2e18; hi = 9.2e18; break;
-      }
-      v = std::clamp(std::nearbyint(v), lo, hi);
-    }
-    return v;
-  };
+  const bool transform = fix && (fix->relu || fix->has_scale || fix->PerChannel());
+  int64_t undef_scale = 0;  // per-channel scale values never written, used by a stored element
   const bool origins = !buf.origin.empty();
   if (origins && dst.origin.size() != dst.writer.size()) {
     dst.origin.assign(dst.writer.size(), WriteOrigin{});
@@ -281,7 +263,11 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
       const bool foreign = w >= 0 && w != core_id;
       uint8_t before[16];  // an element is at most 8 bytes
       if (foreign || changed) std::memcpy(before, out, es);
-      if (fix) dst.SetFromDouble(flat, fixed(LoadScalar(src.type.dtype, buf.bytes.data() + off)));
+      if (fix) {
+        dst.SetFromDouble(flat, FixConvert(*fix, LoadScalar(src.type.dtype, buf.bytes.data() + off), c, dst.dtype));
+        if (fix->PerChannel() && (c >= static_cast<int64_t>(fix->channel_written.size()) || !fix->channel_written[c]))
+          ++undef_scale;
+      }
       else if (same_type) std::memcpy(out, buf.bytes.data() + off, es);
       else dst.SetFromDouble(flat, LoadScalar(src.type.dtype, buf.bytes.data() + off));
       if (foreign) count_foreign(w, std::memcmp(before, out, es) == 0);  // the converted value
@@ -302,6 +288,12 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
                       absl::StrFormat("pl.store copies %d element(s) of tile '%s' that were never written "
                                       "in this run to tensor '%s'",
                                       undef, src.name, dst.name)});
+  }
+  if (undef_scale > 0) {
+    issues.push_back({hazard::kUninitRead,
+                      absl::StrFormat("pl.store quantises %d element(s) of tile '%s' with per-channel scale values "
+                                      "of its Scaling tile that were never written in this run",
+                                      undef_scale, src.name)});
   }
   if (multi > 0) {
     issues.push_back({hazard::kOutputMultiWriter,

@@ -71,6 +71,9 @@ const std::vector<HazardInfo>& HazardCatalogue() {
       {hazard::kCubeShape, Severity::kError, c::kImplementationError,
        "matmul operand shapes disagree (K of lhs and rhs, M x N beyond the Acc tile, bias not "
        "[1, N]) or a valid extent is outside [1, 4095]"},
+      {hazard::kFixQuant, Severity::kError, c::kImplementationError,
+       "a fixpipe quantisation (scale= / relu_pre_mode= of pl.store, pl.store_tile or pl.move Acc -> "
+       "Vec, or a Scaling tile) the frontend rejects or the fixpipe cannot produce (store.md, move.md)"},
       {hazard::kMoveRange, Severity::kError, c::kImplementationError,
        "a pl.move/pl.insert window (offset + extent) reaches outside its source or destination "
        "tile, or an offset is not on a fractal boundary"},

@@ -69,6 +69,12 @@ class KernelCompileSyntaxError(KernelCompileError, ParserSyntaxError):
 # API codes whose frontend counterpart is a ParserSyntaxError rather than a ParserTypeError.
 SYNTAX_ERROR_CODES = frozenset({"API-STORE-ORDER"})
 
+# Simulator codes for rules the frontend checks when it compiles the kernel (the simulator
+# finds them when the call runs, once the operands' types are known): raised as the frontend's
+# compile-time ParserSyntaxError. SIM-FIX-QUANT: scale= / relu_pre_mode= combinations and
+# Scaling tiles the frontend's store / move builders reject (store.md, move.md).
+COMPILE_TIME_SIM_CODES = frozenset({"SIM-FIX-QUANT"})
+
 
 class KernelHazardError(RuntimeError, _Located):
     """An error hazard the simulator found (SIM-* codes): the kernel would fail, hang or

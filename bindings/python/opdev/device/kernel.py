@@ -33,8 +33,8 @@ import warnings
 import torch
 
 from . import dsl
-from .errors import (SYNTAX_ERROR_CODES, KernelCompileError, KernelCompileSyntaxError, KernelHazardError,
-                     SimulatorWarning, UnsupportedKernelError)
+from .errors import (COMPILE_TIME_SIM_CODES, SYNTAX_ERROR_CODES, KernelCompileError, KernelCompileSyntaxError,
+                     KernelHazardError, SimulatorWarning, UnsupportedKernelError)
 
 _ctx = None
 _ctx_lock = threading.Lock()
@@ -276,6 +276,12 @@ def _raise_findings(kernel_name, doc):
         raise cls("kernel '%s' does not compile:\n%s" % (kernel_name, "\n".join(lines)),
                                  code=first.get("code"), filename=first.get("file"), line=first.get("line"),
                                  diagnostics=errors)
+    if errors and errors[0].get("code") in COMPILE_TIME_SIM_CODES:
+        first = errors[0]
+        raise KernelCompileSyntaxError(
+            "kernel '%s' does not compile:\n  %s: error[%s]: %s" % (kernel_name, _where(first), first.get("code"),
+                                                                  first.get("message")),
+            code=first.get("code"), filename=first.get("file"), line=first.get("line"), diagnostics=errors)
     if errors or not doc.get("completed"):
         first = errors[0] if errors else {}
         lines = ["  %s: error[%s]: %s" % (_where(d), d.get("code"), d.get("message")) for d in errors]

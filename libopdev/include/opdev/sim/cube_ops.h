@@ -2,6 +2,7 @@
 //  * CopyWindow: the MTE1 copy of pl.move (Mat -> Left/Right/Bias, 2-D extract and insert),
 //    element by element through both tiles' layouts, converting the dtype when it differs
 //    (FP16/BF16 -> FP32 for Bias) and carrying each element's written bit;
+//  * CopyWindowFix: the FIX copy of pl.move Acc -> Vec (fixpipe.h conversion);
 //  * Matmul: pl.matmul / pl.matmul_acc, dst = lhs x rhs (+ bias row | + acc), with products
 //    exact and accumulation in FP32 (INT32 for INT8) in a fixed order: each output element
 //    starts from its initial value (0, bias[n] or acc[m, n]) and adds lhs[m, k] * rhs[k, n]
@@ -11,6 +12,7 @@
 // Shapes, spaces and dtypes are checked by the callers (builtins_cube.cpp).
 #pragma once
 
+#include "opdev/sim/fixpipe.h"
 #include "opdev/sim/memory.h"
 #include "opdev/sim/tile.h"
 
@@ -25,6 +27,12 @@ void CopyWindow(CoreMemory& mem, Tile& dst, int64_t dr, int64_t dc, const Tile& 
 // AIC's L1): `dst` lives in `dmem`, `src` in `smem` (which may be the same memory).
 void CopyWindow(CoreMemory& dmem, Tile& dst, int64_t dr, int64_t dc, const CoreMemory& smem, const Tile& src,
                 int64_t sr, int64_t sc, int64_t rows, int64_t cols);
+
+// The FIX copy of pl.move Acc -> Vec: each Acc element through the fixpipe (FixConvert, the
+// per-channel scale chosen by its Acc column); an element counts as written when its Acc bytes
+// and (per-channel) its scale value were.
+void CopyWindowFix(CoreMemory& dmem, Tile& dst, int64_t dr, int64_t dc, const CoreMemory& smem, const Tile& src,
+                   int64_t sr, int64_t sc, int64_t rows, int64_t cols, const FixOptions& fix);
 
 struct MatmulOperands {
   Tile* dst = nullptr;

@@ -6,6 +6,7 @@
 // transfer appends the GM elements it accessed.
 #pragma once
 
+#include "opdev/sim/fixpipe.h"
 #include "opdev/sim/memory.h"
 #include "opdev/sim/tile.h"
 
@@ -33,14 +34,6 @@ struct TransferAxes {
 std::vector<Issue> LoadTile(CoreMemory& mem, Tile& dst, const GmTensor& src,
                             const std::vector<int64_t>& offsets, bool transpose = false,
                             TouchedRuns* touched = nullptr, TransferAxes axes = {});
-// The fixpipe (FIX) of an Acc -> GM store: converts each element to the tensor's dtype
-// (round to nearest even, integers saturating) after an optional ReLU (relu_pre_mode) and
-// per-tensor scale (scale=, multiplied in FP32).
-struct FixOptions {
-  bool relu = false;
-  bool has_scale = false;
-  float scale = 1.0f;
-};
 // `fix`: the source is an Acc tile and the transfer goes through FIX; nullptr for Vec (MTE3),
 // which does not convert (a dtype difference is reported). Given `changed` (with `touched`),
 // the store also appends the elements whose bytes it changed: a store of the bytes an element

@@ -46,6 +46,7 @@ inline constexpr std::string_view kCubeLayout = "SIM-CUBE-LAYOUT";         // la
 inline constexpr std::string_view kCubeFractal = "SIM-CUBE-FRACTAL";       // shape not whole fractals
 inline constexpr std::string_view kCubeShape = "SIM-CUBE-SHAPE";           // M/K/N or bias shapes disagree
 inline constexpr std::string_view kMoveRange = "SIM-MOVE-RANGE";           // move/insert window outside a tile
+inline constexpr std::string_view kFixQuant = "SIM-FIX-QUANT";           // scale=/relu_pre_mode= misuse
 inline constexpr std::string_view kAccUnwritten = "SIM-ACC-UNWRITTEN";     // Acc read before any matmul
 inline constexpr std::string_view kPhaseUnpaired = "SIM-PHASE-UNPAIRED";   // matmul/store phase mismatch
 inline constexpr std::string_view kPhaseNoFinal = "SIM-PHASE-NO-FINAL";    // accumulation never Final
