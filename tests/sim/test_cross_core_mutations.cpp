@@ -171,8 +171,6 @@ const Mutation kMutations[] = {
      "pl.system.wait_cross_core(pipe=pl.PipeType.MTE2, event_id=READY)",
      "pl.system.wait_cross_core(pipe=pl.PipeType.MTE2, event_id=READY, sync_mode=pl.CrossCoreSyncMode.INTER_SUBBLOCK)",
      "SIM-XCORE-DEADLOCK", "sync_mode=pl.CrossCoreSyncMode.INTER_SUBBLOCK", 0, "", 0, true},
-    {"two live groups share a mutex id", kWorkspace, "addrs=0x0000, mutex_ids=[4])", "addrs=0x0000, mutex_ids=[0])",
-     "SIM-MUTEX-SHARED", "acc = pl.make_tile_group(", 0, "", 0, false},
     {"cross-core event id out of range", kWorkspace, "pl.system.set_cross_core(pipe=pl.PipeType.FIX, event_id=READY)",
      "pl.system.set_cross_core(pipe=pl.PipeType.FIX, event_id=READY + 16)", "SIM-XCORE-SYNC",
      "event_id=READY + 16", 0, "", 0, true},

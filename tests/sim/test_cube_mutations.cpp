@@ -94,7 +94,7 @@ const Mutation kMutations[] = {
      "SIM-TILE-ALIGN", "acc = pl.make_tile_group(", 128, 128, 128, 0, false},
     {"L1 tiles overlapping while live", kBasic, "B_L1 = 0x10000", "B_L1 = 0x04000", "SIM-TILE-OVERLAP",
      "b_l1 = pl.make_tile_group(", 128, 128, 128, 0, false},
-    {"two live groups share mutex ids", kBasic, "mutex_ids=[2, 3]", "mutex_ids=[0, 1]", "SIM-MUTEX-SHARED",
+    {"two live groups share mutex ids (warning: legal, serialises)", kBasic, "mutex_ids=[2, 3]", "mutex_ids=[0, 1]", "SIM-MUTEX-SHARED",
      "b_l1 = pl.make_tile_group(", 128, 128, 128, 0, false},
     {"L1 ping and pong in one bank half (warning)", kBasic, "addrs=[A_L1, A_L1 + HALF]", "addrs=A_L1",
      "SIM-L1-BANK-HALF", "a_l1 = pl.make_tile_group(", 128, 128, 128, 0, false},

@@ -751,7 +751,9 @@ void FinishCubeCore(Interp& in, CoreContext& core) {
         if (alias || LockedViews(*o, *g)) continue;
         in.sink.Report(hazard::kMutexShared, g->decl_line,
                        absl::StrFormat("tile group '%s' uses mutex id %d, which tile group '%s' (line %d) also "
-                                       "uses; both are live on %s, so auto_mutex interleaves their locks",
+                                       "uses; both are live on %s, so auto_mutex serialises every op on "
+                                       "either group behind the other's (legal, make_tile_group.md; a "
+                                       "slower pipeline)",
                                        g->name, id, o->name, o->decl_line, core.Name()));
       }
     }

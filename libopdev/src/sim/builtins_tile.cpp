@@ -170,9 +170,23 @@ Value MakeTileGroupFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   g->name = in.assign_name.empty() ? absl::StrCat("group@", call.line) : in.assign_name;
   for (int64_t i = 0; i < depth; ++i)
     g->slots.push_back(NewTile(in, tt, static_cast<uint64_t>(list[i]), tt.Bytes(), absl::StrCat(g->name, "[", i, "]"), call.line));
-  if (const Value* m = a.Get(99, "mutex_ids"); m && m->IsSeq())
-    for (const auto& id : m->Items())
-      if (!id.IsSeq()) g->mutex_ids.push_back(in.ToInt(id, call.line, "mutex id"));
+  // Flattened slot by slot: [1, 2] gives each slot one id, [[1, 2], [3, 4]] two
+  // (make_tile_group.md: every slot has the same number of ids).
+  if (const Value* m = a.Get(99, "mutex_ids"); m && m->IsSeq()) {
+    size_t per_slot = 0;
+    for (const auto& id : m->Items()) {
+      const size_t before = g->mutex_ids.size();
+      if (!id.IsSeq()) {
+        g->mutex_ids.push_back(in.ToInt(id, call.line, "mutex id"));
+      } else {
+        for (const auto& x : id.Items()) g->mutex_ids.push_back(in.ToInt(x, call.line, "mutex id"));
+      }
+      const size_t k = g->mutex_ids.size() - before;
+      if (per_slot != 0 && k != per_slot)
+        a.Fail("every tile of a group carries the same number of mutex ids (make_tile_group.md)");
+      per_slot = k;
+    }
+  }
   CheckL1Group(in, *g);
   in.core->groups.push_back(g);
   return Value::Obj(VK::kGroup, g);

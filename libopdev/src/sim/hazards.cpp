@@ -102,9 +102,10 @@ const std::vector<HazardInfo>& HazardCatalogue() {
       {hazard::kPartialFix, Severity::kError, c::kImplementationError,
        "a unit-flag (phase=) matmul computes fewer rows or columns than its Acc tile: the "
        "partial fixpipe handshake hangs (rows) or corrupts the tail (columns)"},
-      {hazard::kMutexShared, Severity::kError, c::kImplementationError,
-       "two tile groups used on one core share a mutex id under auto_mutex (their locks "
-       "interleave: deadlock or race)"},
+      {hazard::kMutexShared, Severity::kWarning, c::kImplementationError,
+       "two tile groups used on one core share a mutex id under auto_mutex: legal (make_tile_group.md "
+       "lets ids repeat across tiles; the frontend merges the locks of one op), but every op on either "
+       "group now waits for the other's, which serialises their pipes"},
       {hazard::kL1BankHalf, Severity::kWarning, c::kImplementationError,
        "consecutive slots of an L1 (Mat) tile group lie in the same bank half: the MTE2 write "
        "of one and the MTE1 read of the other conflict on the same banks"},

@@ -1071,20 +1071,30 @@ void Interp::WrongCoreSpace(const Tile& t) const {
 
 void Interp::FinishCore(bool completed) {
   if (completed) FinishCubeCore(*this, *core);
-  // Slots of groups that are views of one locked buffer overlap by design (LockedViews).
-  auto locked_views = [&](const Tile& a, const Tile& b) {
-    if (!core->auto_mutex) return false;
-    for (const auto& g : core->groups)
-      for (const auto& h : core->groups) {
-        if (g == h || !LockedViews(*g, *h)) continue;
-        for (size_t i = 0; i < g->slots.size(); ++i)
-          if (g->slots[i].get() == &a && h->slots[i].get() == &b) return true;
-      }
+  // Under auto_mutex, two overlapping tiles that carry a common mutex id are ordered: every op
+  // on either locks that id (views of one locked buffer, a wide multi-id tile over its
+  // single-id slots, make_tile_group.md); only overlaps without a shared id are unordered.
+  std::map<const Tile*, std::vector<int64_t>> ids;
+  if (core->auto_mutex)
+    for (const auto& g : core->groups) {
+      const size_t n = g->slots.size();
+      if (n == 0 || g->mutex_ids.size() % n != 0) continue;
+      const size_t k = g->mutex_ids.size() / n;
+      for (size_t i = 0; i < n; ++i)
+        ids[g->slots[i].get()].assign(g->mutex_ids.begin() + static_cast<std::ptrdiff_t>(i * k),
+                                      g->mutex_ids.begin() + static_cast<std::ptrdiff_t>((i + 1) * k));
+    }
+  auto share_id = [&](const Tile* a, const Tile* b) {
+    auto x = ids.find(a), y = ids.find(b);
+    if (x == ids.end() || y == ids.end()) return false;
+    for (int64_t i : x->second)
+      for (int64_t j : y->second)
+        if (i == j) return true;
     return false;
   };
   for (const auto& ov : core->overlaps) {
     if (!ov.a->used || !ov.b->used) continue;
-    if (locked_views(*ov.a, *ov.b)) continue;
+    if (share_id(ov.a.get(), ov.b.get())) continue;
     sink.Report(hazard::kTileOverlap, ov.a->decl_line,
                 absl::StrFormat("tile '%s' [0x%x, 0x%x) partially overlaps tile '%s' [0x%x, 0x%x) "
                                 "(declared at line %d) in %s; both are used",
