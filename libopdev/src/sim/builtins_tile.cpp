@@ -405,8 +405,10 @@ Value StoreImpl(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw, bool tile
     in.Fail(hazard::kCubeSpace, call.line,
             absl::StrFormat("%s from %s tile '%s': stores read Vec (UB) or Acc (L0C) only (store.md)",
                             a.fname(), std::string(MemSpaceName(t->type.space)), t->name));
-  std::string atomic = a.EnumArg(99, "atomic");
-  if (!atomic.empty() && atomic != "AtomicNone") in.Fail(hazard::kUnsupported, call.line, "pl.store atomic=" + atomic + " is not simulated yet");
+  const std::string atomic = a.EnumArg(99, "atomic");
+  if (!atomic.empty() && atomic != "AtomicNone" && atomic != "AtomicAdd")
+    a.Fail("'atomic' takes pl.AtomicType.AtomicNone or pl.AtomicType.AtomicAdd (store.md), got " + atomic);
+  const bool atomic_add = atomic == "AtomicAdd";
   in.MarkUsed(*t);
   t->last_load_line = 0;
   FixOptions fix;
@@ -422,15 +424,17 @@ Value StoreImpl(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw, bool tile
     }
     fix = ResolveFix(in, a, *t, dst.dtype, !phase.empty(), "");
     CubeStoreFromAcc(in, a, *t, phase);
-    ReportIssues(in, call.line, StoreTile(dst, in.Mem(), *t, off, in.core->ordinal, &fix, rec, chg, order.axes));
+    ReportIssues(in, call.line, StoreTile(dst, in.Mem(), *t, off, in.core->ordinal, &fix, rec, chg, order.axes, atomic_add));
   } else {
     for (const char* k : {"relu_pre_mode", "scale", "phase"})
       if (const Value* v = a.Get(99, k); v && v->kind != VK::kNone)
         a.Fail(absl::StrCat("'", k, "' applies to stores from Acc (FIX) only"));
-    ReportIssues(in, call.line, StoreTile(dst, in.Mem(), *t, off, in.core->ordinal, nullptr, rec, chg, order.axes));
+    ReportIssues(in, call.line, StoreTile(dst, in.Mem(), *t, off, in.core->ordinal, nullptr, rec, chg, order.axes, atomic_add));
   }
   if (in.race)
-    if (GmRace r = in.race->Write(dst, touched, in.core->ordinal, call.line, &changed); r.found)
+    if (GmRace r = in.race->Write(dst, touched, in.core->ordinal, call.line, atomic_add ? nullptr : &changed,
+                                  atomic_add);
+        r.found)
       in.ReportRace(r, dst, true, call.line);
   in.stats.tile_elems += t->valid_rows * t->valid_cols;
   return Value::None();

@@ -151,7 +151,7 @@ std::vector<Issue> LoadTile(CoreMemory& mem, Tile& dst, const GmTensor& src,
 
 std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& src,
                              const std::vector<int64_t>& offsets, int core_id, const FixOptions* fix,
-                             TouchedRuns* touched, TouchedRuns* changed, TransferAxes axes) {
+                             TouchedRuns* touched, TouchedRuns* changed, TransferAxes axes, bool atomic_add) {
   std::vector<Issue> issues;
   Mapping m = MapAxes(dst, offsets, axes);
   if (!m.ok) {
@@ -219,7 +219,7 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
     else changed->emplace_back(flat, 1);
   };
   for (int64_t r = 0; r < src.valid_rows; ++r) {
-    if (same_type && !transform && lead_ok && cs == 1) {
+    if (same_type && !transform && !atomic_add && lead_ok && cs == 1) {
       const int64_t gr = r0 + r;
       int64_t lo = std::max<int64_t>(0, -c0), hi = std::min<int64_t>(src.valid_cols, cols_n - c0);
       if (gr < 0 || gr >= rows_n) { lo = 0; hi = 0; }
@@ -260,10 +260,17 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
       if (std::memchr(buf.written.data() + off, 0, tes) != nullptr) ++undef;
       uint8_t* out = dst.data.data() + flat * static_cast<int64_t>(es);
       const int32_t w = dst.writer[flat];
-      const bool foreign = w >= 0 && w != core_id;
+      const bool foreign = !atomic_add && w >= 0 && w != core_id;  // atomic adds do not overwrite
       uint8_t before[16];  // an element is at most 8 bytes
       if (foreign || changed) std::memcpy(before, out, es);
-      if (fix) {
+      if (atomic_add) {
+        const double v = fix ? FixConvert(*fix, LoadScalar(src.type.dtype, buf.bytes.data() + off), c, dst.dtype)
+                             : LoadScalar(src.type.dtype, buf.bytes.data() + off);
+        dst.SetFromDouble(flat, dst.GetAsDouble(flat) + v);
+        if (fix && fix->PerChannel() &&
+            (c >= static_cast<int64_t>(fix->channel_written.size()) || !fix->channel_written[c]))
+          ++undef_scale;
+      } else if (fix) {
         dst.SetFromDouble(flat, FixConvert(*fix, LoadScalar(src.type.dtype, buf.bytes.data() + off), c, dst.dtype));
         if (fix->PerChannel() && (c >= static_cast<int64_t>(fix->channel_written.size()) || !fix->channel_written[c]))
           ++undef_scale;

@@ -5,12 +5,14 @@
 
 namespace opdev::sim {
 
-int64_t GmRaceTracker::FirstConflict(const Segments& segs, int64_t b, int64_t e, int core, Access* found) const {
+int64_t GmRaceTracker::FirstConflict(const Segments& segs, int64_t b, int64_t e, int core, Access* found,
+                                     bool atomic) const {
   auto it = segs.upper_bound(b);
   if (it != segs.begin()) --it;
   for (; it != segs.end() && it->first < e; ++it) {
     const Segment& sg = it->second;
     if (sg.end <= b) continue;
+    if (atomic && sg.a.atomic) continue;
     if (sg.a.core >= 0 && !sync_.HappensBefore(sg.a.core, sg.a.epoch, core)) {
       *found = sg.a;
       return it->first > b ? it->first : b;
@@ -75,16 +77,16 @@ GmRace GmRaceTracker::Read(const GmTensor& t, const ElementRuns& runs, int core,
 }
 
 GmRace GmRaceTracker::Write(const GmTensor& t, const ElementRuns& runs, int core, int line,
-                            const ElementRuns* changed) {
+                            const ElementRuns* changed, bool atomic) {
   GmRace r;
   Shadow& s = shadows_[&t];
-  const Access now{core, sync_.Epoch(core), line};
+  const Access now{core, sync_.Epoch(core), line, atomic};
   // Per element the last write is checked before the last read; the first element wins. The
   // checks run before the records of this store are assigned.
   for (const auto& [b, n] : changed ? *changed : runs) {
     if (r.found) break;
     Access w, rd;
-    const int64_t iw = FirstConflict(s.write, b, b + n, core, &w);
+    const int64_t iw = FirstConflict(s.write, b, b + n, core, &w, atomic);
     const int64_t ir = FirstConflict(s.read, b, b + n, core, &rd);
     if (iw >= 0 && (ir < 0 || iw <= ir)) r = {true, iw, true, w.core, w.line};
     else if (ir >= 0) r = {true, ir, false, rd.core, rd.line};

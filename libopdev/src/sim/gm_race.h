@@ -43,14 +43,17 @@ class GmRaceTracker {
   GmRace Read(const GmTensor& t, const ElementRuns& runs, int core, int line);
   // `changed`: the elements of `runs` whose bytes the store changed (checked for races);
   // nullptr: all of them.
+  // `atomic`: an atomic add (store.md AtomicAdd), which races with plain accesses of other
+  // cores but not with their atomic adds (the hardware serialises those).
   GmRace Write(const GmTensor& t, const ElementRuns& runs, int core, int line,
-               const ElementRuns* changed = nullptr);
+               const ElementRuns* changed = nullptr, bool atomic = false);
 
  private:
   struct Access {
     int32_t core = -1;
     uint32_t epoch = 0;
     int32_t line = 0;
+    bool atomic = false;
     bool operator==(const Access&) const = default;
   };
   // Records of the elements [start, end) by start; elements in no segment were never accessed.
@@ -64,7 +67,9 @@ class GmRaceTracker {
   };
   // First element of [b, e) whose record in `segs` was made by another core with no
   // happens-before edge to `core` (or -1), with that record.
-  int64_t FirstConflict(const Segments& segs, int64_t b, int64_t e, int core, Access* found) const;
+  // With `atomic`, records of atomic adds are no conflict.
+  int64_t FirstConflict(const Segments& segs, int64_t b, int64_t e, int core, Access* found,
+                        bool atomic = false) const;
   // Sets the record of [b, e) to `a`, merging with equal neighbours.
   static void Assign(Segments& segs, int64_t b, int64_t e, const Access& a);
   const CrossCoreSync& sync_;

@@ -37,10 +37,13 @@ std::vector<Issue> LoadTile(CoreMemory& mem, Tile& dst, const GmTensor& src,
 // `fix`: the source is an Acc tile and the transfer goes through FIX; nullptr for Vec (MTE3),
 // which does not convert (a dtype difference is reported). Given `changed` (with `touched`),
 // the store also appends the elements whose bytes it changed: a store of the bytes an element
-// already holds leaves the same result in whichever order the writers land.
+// already holds leaves the same result in whichever order the writers land. `atomic_add`
+// (store.md, atomic=pl.AtomicType.AtomicAdd): each element is added to the one in GM (the
+// sum rounded once to the tensor's dtype) instead of replacing it.
 std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& src,
                              const std::vector<int64_t>& offsets, int core_id,
                              const FixOptions* fix = nullptr, TouchedRuns* touched = nullptr,
-                             TouchedRuns* changed = nullptr, TransferAxes axes = {});
+                             TouchedRuns* changed = nullptr, TransferAxes axes = {},
+                             bool atomic_add = false);
 
 }  // namespace opdev::sim
