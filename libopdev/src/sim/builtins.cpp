@@ -20,6 +20,7 @@ BuiltinFn FindBuiltin(const std::string& q) {
     RegisterSyncBuiltins(t);
     RegisterScalarBuiltins(t);
     RegisterAggregateBuiltins(t);
+    RegisterPipeBuiltins(t);
     return t;
   }();
   auto it = table.find(q);

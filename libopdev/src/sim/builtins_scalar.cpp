@@ -119,6 +119,7 @@ Value ReadAt(Interp& in, const Value& c, int64_t off, int line, const char* what
   if (pos + es > buf.bytes.size())
     in.Fail(hazard::kScalarRange, line, absl::StrFormat("%s of %s element %d lies past the end of %s memory", what,
                                                       NameOf(c), off, std::string(MemSpaceName(t.type.space))));
+  PipeScalarAccess(in, t, pos, es, false, what);
   if (std::memchr(buf.written.data() + pos, 0, es) != nullptr)
     in.sink.Report(hazard::kUninitRead, line,
                    absl::StrFormat("%s reads element %d of tile '%s', never written in this run", what, off, t.name));
@@ -167,6 +168,7 @@ void WriteAt(Interp& in, const Value& c, int64_t off, const Value& v, int line, 
   if (pos + es > buf.bytes.size())
     in.Fail(hazard::kScalarRange, line, absl::StrFormat("%s of %s element %d lies past the end of %s memory", what,
                                                       NameOf(c), off, std::string(MemSpaceName(t.type.space))));
+  PipeScalarAccess(in, t, pos, es, true, what);
   StoreScalar(t.type.dtype, buf.bytes.data() + pos, x);
   std::memset(buf.written.data() + pos, 1, es);
   if (!buf.origin.empty()) std::fill_n(buf.origin.begin() + pos, es, WriteOrigin{line, -1, 0});

@@ -170,9 +170,17 @@ Value MakeTileGroupFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   g->name = in.assign_name.empty() ? absl::StrCat("group@", call.line) : in.assign_name;
   for (int64_t i = 0; i < depth; ++i)
     g->slots.push_back(NewTile(in, tt, static_cast<uint64_t>(list[i]), tt.Bytes(), absl::StrCat(g->name, "[", i, "]"), call.line));
-  if (const Value* m = a.Get(99, "mutex_ids"); m && m->IsSeq())
+  if (const Value* m = a.Get(99, "mutex_ids"); m && m->IsSeq()) {
     for (const auto& id : m->Items())
       if (!id.IsSeq()) g->mutex_ids.push_back(in.ToInt(id, call.line, "mutex id"));
+    // Slot i holds the i-th entry (an id, or a list of ids).
+    const auto& items = m->Items();
+    for (size_t i = 0; i < items.size() && i < g->slots.size(); ++i) {
+      if (!items[i].IsSeq()) g->slots[i]->mutex_ids.push_back(in.ToInt(items[i], call.line, "mutex id"));
+      else
+        for (const auto& x : items[i].Items()) g->slots[i]->mutex_ids.push_back(in.ToInt(x, call.line, "mutex id"));
+    }
+  }
   CheckL1Group(in, *g);
   in.core->groups.push_back(g);
   return Value::Obj(VK::kGroup, g);
@@ -914,11 +922,7 @@ void RegisterTileBuiltins(BuiltinTable& t) {
   t["pl.argmax"] = ArgReduceFn<true>;
   t["pl.argmin"] = ArgReduceFn<false>;
   t["pl.fill_index"] = FillIndexFn;
-  for (const char* n : {"pl.system.bar_m", "pl.system.bar_mte1", "pl.system.bar_mte2", "pl.system.bar_mte3",
-                        "pl.system.bar_fix", "pl.system.bar_all", "pl.system.sync_src",
-                        "pl.system.sync_dst", "pl.system.sync_all", "pl.system.mutex_lock",
-                        "pl.system.mutex_unlock", "pl.printf", "pl.pto_assert", "pl.dump_data",
-                        "pl.section_vector", "pl.section_cube"})
+  for (const char* n : {"pl.printf", "pl.pto_assert", "pl.section_vector", "pl.section_cube"})
     t[n] = NoOp;
 }
 

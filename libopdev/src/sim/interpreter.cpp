@@ -284,7 +284,13 @@ Value Interp::EvalCall(const XNode& n, Frame& fr) {
   }
   current_line = n.line;
   if (core && core->mem) core->mem->op_line = n.line;
-  if (n.a->kind == XK::kBuiltinRef) return n.a->fn(*this, n, args, kw);
+  if (n.a->kind == XK::kBuiltinRef) {
+    if (!core || !in_kernel) return n.a->fn(*this, n, args, kw);
+    const PipeOp op = PipeOpBefore(*this, n, args, kw);
+    Value v = n.a->fn(*this, n, args, kw);
+    PipeOpAfter(*this, op);
+    return v;
+  }
   Value callee = Eval(*n.a, fr);
   return CallValue(callee, args, kw, n);
 }
@@ -298,6 +304,12 @@ Value Interp::CallValue(const Value& callee, std::vector<Value>& args, Kwargs& k
         if (in_kernel) Fail(hazard::kRuntimeError, site.line, "a @pl.jit kernel cannot launch another kernel");
         Launch(f, 1, args, kw, site.line);
         return Value::None();
+      }
+      if (f.kind == FuncKind::kVector && core && in_kernel && !in_vf) {
+        const std::vector<int64_t> ids = PipeVfCallBefore(*this, args, kw);
+        Value v = CallFunction(f, args, kw, site.line);
+        PipeVfCallAfter(*this, ids);
+        return v;
       }
       return CallFunction(f, args, kw, site.line);
     }
@@ -1067,6 +1079,7 @@ void Interp::WrongCoreSpace(const Tile& t) const {
 
 void Interp::FinishCore(bool completed) {
   if (completed) FinishCubeCore(*this, *core);
+  FinishPipes(*this, *core, completed);
   // Slots of groups that are views of one locked buffer overlap by design (LockedViews).
   auto locked_views = [&](const Tile& a, const Tile& b) {
     if (!core->auto_mutex) return false;

@@ -50,6 +50,7 @@ struct ExecStats {
   int64_t cube_macs = 0;   // matmul multiply-accumulates
   int64_t statements = 0;
   int64_t cores_run = 0;
+  int64_t pipe_flags_pending = 0;  // sync_src flags still set when their core ended
 };
 
 // The run's explicit limits (docs/simulator.md, "Limits"); every one ends the run with a

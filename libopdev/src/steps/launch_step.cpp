@@ -174,6 +174,7 @@ StepResult RunLaunch(const StepContext& ctx, const boost::json::object& request,
   st["launches"] = r->stats.launches;
   st["block_dim"] = r->stats.block_dim;
   st["cores_run"] = r->stats.cores_run;
+  st["pipe_flags_pending"] = r->stats.pipe_flags_pending;
   st["vf_ops"] = r->stats.vf_ops;
   st["lane_ops"] = r->stats.lane_ops;
   st["tile_elems"] = r->stats.tile_elems;

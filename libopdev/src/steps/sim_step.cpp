@@ -41,6 +41,7 @@ boost::json::object StatsJson(const sim::SimStats& s) {
   st["launches"] = s.launches;
   st["block_dim"] = s.block_dim;
   st["cores_run"] = s.cores_run;
+  st["pipe_flags_pending"] = s.pipe_flags_pending;
   st["vf_ops"] = s.vf_ops;
   st["lane_ops"] = s.lane_ops;
   st["tile_elems"] = s.tile_elems;

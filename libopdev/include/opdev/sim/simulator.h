@@ -100,6 +100,7 @@ struct SimStats {
   int64_t tile_elems = 0;    // elements moved or computed by tile-level operations
   int64_t statements = 0;    // interpreted statements
   int64_t cores_run = 0;     // SPMD core executions
+  int64_t pipe_flags_pending = 0;  // sync_src flags still set when their core ended (no hazard)
   int64_t launches = 0;      // kernel launches
   int64_t block_dim = 0;     // block_dim of the last launch
   int64_t work = 0;          // work units spent (see SimOptions::work_budget)
