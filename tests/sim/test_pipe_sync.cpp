@@ -12,6 +12,7 @@
 #include <catch2/catch.hpp>
 
 using namespace opdev;
+namespace hazard = opdev::sim::hazard;
 using simtest::HasAt;
 using simtest::LineOf;
 using simtest::Mutate;
@@ -134,6 +135,7 @@ def k(a: pl.Tensor[[16, 16], pl.DT_FP16], b: pl.Tensor[[16, 16], pl.DT_FP16], ou
 sim::SimResult Run(const std::string& src, bool cube = false) {
   sim::SimOptions o;
   o.entry = "k";
+  o.pipe_sync = true;
   std::vector<precision::Tensor> in;
   if (cube) {
     in = {simtest::Random(DType::kFloat16, {16, 16}, -1, 1, 1), simtest::Random(DType::kFloat16, {16, 16}, -1, 1, 2),

@@ -230,7 +230,7 @@ void PipeVfCallAfter(Interp& in, const std::vector<int64_t>& ids) {
 }
 
 void PipeScalarAccess(Interp& in, const Tile& t, uint64_t pos, uint64_t len, bool write, const char* what) {
-  if (!in.core || !in.in_kernel || in.in_vf) return;
+  if (!in.core || !in.in_kernel || in.in_vf || !in.pipe_sync) return;
   PipeState& ps = in.core->pipes;
   std::vector<int64_t> ids;
   if (in.core->auto_mutex) ids = t.mutex_ids;
@@ -262,7 +262,8 @@ Pipe PipeArg(const Args& a, std::string_view name, bool* ok) {
   return *p;
 }
 
-bool InCore(Interp& in) { return in.core != nullptr && in.in_kernel; }
+// Without the pipe model (SimOptions::pipe_sync off) the sync calls are no-ops.
+bool InCore(Interp& in) { return in.core != nullptr && in.in_kernel && in.pipe_sync; }
 
 struct FlagCall {
   Pipe set = Pipe::kS, wait = Pipe::kS;
@@ -398,6 +399,7 @@ Value BarAll(Interp& in, const XNode&, BArgs&, Kwargs&) {
 }  // namespace
 
 void FinishPipes(Interp& in, CoreContext& core, bool completed) {
+  if (!in.pipe_sync) return;
   in.stats.pipe_flags_pending += static_cast<int64_t>(core.pipes.PendingFlags());
   if (!completed) return;
   for (const auto& [id, h] : core.pipes.held)

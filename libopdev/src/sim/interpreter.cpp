@@ -285,7 +285,7 @@ Value Interp::EvalCall(const XNode& n, Frame& fr) {
   current_line = n.line;
   if (core && core->mem) core->mem->op_line = n.line;
   if (n.a->kind == XK::kBuiltinRef) {
-    if (!core || !in_kernel) return n.a->fn(*this, n, args, kw);
+    if (!core || !in_kernel || !pipe_sync) return n.a->fn(*this, n, args, kw);
     const PipeOp op = PipeOpBefore(*this, n, args, kw);
     Value v = n.a->fn(*this, n, args, kw);
     PipeOpAfter(*this, op);
@@ -305,7 +305,7 @@ Value Interp::CallValue(const Value& callee, std::vector<Value>& args, Kwargs& k
         Launch(f, 1, args, kw, site.line);
         return Value::None();
       }
-      if (f.kind == FuncKind::kVector && core && in_kernel && !in_vf) {
+      if (f.kind == FuncKind::kVector && core && in_kernel && !in_vf && pipe_sync) {
         const std::vector<int64_t> ids = PipeVfCallBefore(*this, args, kw);
         Value v = CallFunction(f, args, kw, site.line);
         PipeVfCallAfter(*this, ids);
@@ -1219,6 +1219,7 @@ void Interp::Launch(const FuncIR& kernel, int64_t bd, std::vector<Value>& args, 
     CoreContext& ctx = ctxs[static_cast<size_t>(ordinal)];
     ctx = PlanCore(kernel.launch, bd, ordinal);
     ctx.auto_mutex = kernel.auto_mutex;
+    ctx.pipes.Init(static_cast<int>(ordinal), static_cast<int>(ncores));
   }
   // Every core starts from a fresh execution state; the launching state is set aside.
   ExecState outer;

@@ -248,6 +248,7 @@ absl::StatusOr<LaunchResult> Launch(const LaunchRequest& req, std::vector<std::s
     for (const auto& g : gm) input_elements += g->numel();
     in.limits = RunLimits::For(req.work_budget, req.memory_limit_bytes, input_elements);
     in.schedule_seed = req.schedule_seed;
+    in.pipe_sync = req.pipe_sync;
     in.platform.vector_core_num = req.vector_core_num;
     in.platform.cube_core_num = req.cube_core_num;
     in.platform.core_num = req.cube_core_num;

@@ -10,7 +10,8 @@ constexpr std::array<std::string_view, kNumPipes> kNames = {"MTE1", "MTE2", "MTE
 int I(Pipe p) { return static_cast<int>(p); }
 bool InOrder(Pipe p) { return p == Pipe::kV || p == Pipe::kS || p == Pipe::kM; }
 void JoinInto(PipeClock& to, const PipeClock& from) {
-  for (int r = 0; r < kNumPipes; ++r) to[r] = std::max(to[r], from[r]);
+  if (to.size() < from.size()) to.resize(from.size(), 0);
+  for (size_t r = 0; r < from.size(); ++r) to[r] = std::max(to[r], from[r]);
 }
 bool SameRecord(const PipeAccess& a, const PipeAccess& b) {
   return a.epoch == b.epoch && (a.epoch == 0 || (a.pipe == b.pipe && a.line == b.line));
@@ -25,15 +26,23 @@ std::optional<Pipe> ParsePipe(std::string_view s) {
   return std::nullopt;
 }
 
+void PipeState::Init(int ordinal, int ncores) {
+  base_ = static_cast<size_t>(ordinal) * kNumPipes;
+  width_ = static_cast<size_t>(std::max(ncores, 1)) * kNumPipes;
+  for (auto& c : clock_) c.assign(width_, 0);
+}
+
 uint32_t PipeState::Begin(Pipe p) {
   const uint32_t e = ++issued_[I(p)];
-  if (InOrder(p)) clock_[I(p)][I(p)] = e - 1;
+  if (clock_[I(p)].size() < width_) clock_[I(p)].resize(width_, 0);
+  if (InOrder(p)) clock_[I(p)][Own(p)] = e - 1;
   return e;
 }
 
 PipeClock PipeState::Publish(Pipe p) const {
   PipeClock c = clock_[I(p)];
-  c[I(p)] = issued_[I(p)];
+  if (c.size() < width_) c.resize(width_, 0);
+  c[Own(p)] = issued_[I(p)];
   return c;
 }
 
@@ -45,11 +54,17 @@ void PipeState::Join(Pipe q, const PipeClock& c) {
   }
 }
 
-void PipeState::Barrier(Pipe x) { clock_[I(x)][I(x)] = std::max(clock_[I(x)][I(x)], issued_[I(x)]); }
+void PipeState::Barrier(Pipe x) {
+  PipeClock& c = clock_[I(x)];
+  if (c.size() < width_) c.resize(width_, 0);
+  c[Own(x)] = std::max(c[Own(x)], issued_[I(x)]);
+}
 
 void PipeState::BarrierAll() {
-  for (auto& cl : clock_)
-    for (int r = 0; r < kNumPipes; ++r) cl[r] = std::max(cl[r], issued_[r]);
+  for (auto& cl : clock_) {
+    if (cl.size() < width_) cl.resize(width_, 0);
+    for (int r = 0; r < kNumPipes; ++r) cl[base_ + r] = std::max(cl[base_ + r], issued_[r]);
+  }
 }
 
 bool PipeState::Set(Pipe p, Pipe q, int64_t event, int line, int* prev_line) {
@@ -103,6 +118,14 @@ void PipeState::Split(SegMap& m, uint64_t at) {
   }
 }
 
+void PipeState::Forget(MemSpace space, uint64_t begin, uint64_t end) {
+  SegMap& m = spaces_[static_cast<size_t>(space)];
+  if (begin >= end || m.empty()) return;
+  Split(m, begin);
+  Split(m, end);
+  m.erase(m.lower_bound(begin), m.lower_bound(end));
+}
+
 std::optional<PipeConflict> PipeState::Access(MemSpace space, uint64_t begin, uint64_t end, Pipe p,
                                               uint32_t epoch, bool write, int line, std::string_view op) {
   if (begin >= end) return std::nullopt;
@@ -120,6 +143,7 @@ std::optional<PipeConflict> PipeState::Access(MemSpace space, uint64_t begin, ui
     cur = it->second.end;
     ++it;
   }
+  if (clock_[I(p)].size() < width_) clock_[I(p)].resize(width_, 0);
   const PipeClock& c = clock_[I(p)];
   std::optional<PipeConflict> found;
   auto note = [&](PipeConflict::Kind k, const PipeAccess& other, uint64_t b, uint64_t e) {
@@ -134,7 +158,7 @@ std::optional<PipeConflict> PipeState::Access(MemSpace space, uint64_t begin, ui
   for (auto s = m.lower_bound(begin); s != m.end() && s->first < end; ++s) {
     Seg& g = s->second;
     const PipeAccess& w = g.write;
-    if (w.epoch != 0 && w.pipe != p && w.epoch > c[I(w.pipe)])
+    if (w.epoch != 0 && w.pipe != p && w.epoch > c[Own(w.pipe)])
       note(write ? PipeConflict::kWaw : PipeConflict::kRaw, w, s->first, g.end);
     if (write) {
       bool read_since = false;
@@ -142,9 +166,9 @@ std::optional<PipeConflict> PipeState::Access(MemSpace space, uint64_t begin, ui
         const PipeAccess& rd = g.reads[r];
         if (rd.epoch == 0 || r == I(p)) continue;
         read_since = true;
-        if (rd.epoch > c[r]) note(PipeConflict::kWar, rd, s->first, g.end);
+        if (rd.epoch > c[base_ + r]) note(PipeConflict::kWar, rd, s->first, g.end);
       }
-      if (!read_since && p == Pipe::kMte2 && w.epoch != 0 && w.pipe == p && w.epoch != epoch && w.epoch > c[I(p)])
+      if (!read_since && p == Pipe::kMte2 && w.epoch != 0 && w.pipe == p && w.epoch != epoch && w.epoch > c[Own(p)])
         note(PipeConflict::kMte2Waw, w, s->first, g.end);
       g.write = me;
       g.reads = {};

@@ -28,7 +28,9 @@ enum class Pipe : uint8_t { kMte1, kMte2, kMte3, kM, kV, kS, kFix };
 inline constexpr int kNumPipes = 7;
 std::string_view PipeName(Pipe p);                 // "MTE2", ...
 std::optional<Pipe> ParsePipe(std::string_view s);  // a pl.PipeType member name (not ALL)
-using PipeClock = std::array<uint32_t, kNumPipes>;
+// A vector clock over every pipe of every core of the launch: entry core * 7 + pipe (cross-core
+// events carry it from one core's pipe to another's).
+using PipeClock = std::vector<uint32_t>;
 
 // One access of a run of bytes: the operation's epoch on its pipe (0: none), line and name.
 struct PipeAccess {
@@ -47,6 +49,8 @@ struct PipeConflict {
 
 class PipeState {
  public:
+  // The core's index in its launch and the launch's core count (sizes the clocks).
+  void Init(int ordinal, int ncores);
   // Starts an operation on `p` and returns its epoch (V, S and M: all earlier work of the
   // pipe is complete before it).
   uint32_t Begin(Pipe p);
@@ -58,6 +62,8 @@ class PipeState {
   void Barrier(Pipe x);  // pipe_barrier(PIPE_X)
   void BarrierAll();     // pipe_barrier(PIPE_ALL)
   const PipeClock& Clock(Pipe p) const { return clock_[static_cast<int>(p)]; }
+  // The clock entry of this core's pipe `p`.
+  size_t Own(Pipe p) const { return base_ + static_cast<size_t>(p); }
 
   // sync_src: false when the flag was still set (the earlier set's line in *prev_line).
   bool Set(Pipe p, Pipe q, int64_t event, int line, int* prev_line);
@@ -81,6 +87,9 @@ class PipeState {
   std::optional<PipeConflict> Access(MemSpace space, uint64_t begin, uint64_t end, Pipe p, uint32_t epoch,
                                      bool write, int line, std::string_view op);
 
+  // Drops the records of [begin, end) of `space` (another core wrote the bytes).
+  void Forget(MemSpace space, uint64_t begin, uint64_t end);
+
   // Hand-written mutex pairs for the SIM-PIPE-SYNC checks: (pipe, line) of the held lock of
   // an id (nullopt when none).
   std::map<int64_t, std::pair<Pipe, int>> held;
@@ -94,6 +103,8 @@ class PipeState {
   using SegMap = std::map<uint64_t, Seg>;
   static void Split(SegMap& m, uint64_t at);
 
+  size_t base_ = 0;
+  size_t width_ = kNumPipes;
   std::array<uint32_t, kNumPipes> issued_{};
   std::array<PipeClock, kNumPipes> clock_{};
   struct Flag {

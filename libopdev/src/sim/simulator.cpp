@@ -100,6 +100,7 @@ absl::StatusOr<SimResult> RunSource(std::string_view source, const std::string& 
 
   in.record_provenance = options.record_provenance;
   in.schedule_seed = options.schedule_seed;
+  in.pipe_sync = options.pipe_sync;
   in.platform.vector_core_num = options.vector_core_num;
   in.platform.cube_core_num = options.cube_core_num;
   in.platform.core_num = options.cube_core_num;
