@@ -132,10 +132,10 @@ def k(a: pl.Tensor[[16, 16], pl.DT_FP16], b: pl.Tensor[[16, 16], pl.DT_FP16], ou
         pl.store_tile(out, ac, [0, 0], phase=pl.STPhase.Final)
 )";
 
-sim::SimResult Run(const std::string& src, bool cube = false) {
+sim::SimResult Run(const std::string& src, bool cube = false, bool pipes = true) {
   sim::SimOptions o;
   o.entry = "k";
-  o.pipe_sync = true;
+  o.pipe_sync = pipes;
   std::vector<precision::Tensor> in;
   if (cube) {
     in = {simtest::Random(DType::kFloat16, {16, 16}, -1, 1, 1), simtest::Random(DType::kFloat16, {16, 16}, -1, 1, 2),
@@ -336,4 +336,18 @@ TEST_CASE("pipes: the phase= unit flag orders the FIX store after the matmul; wi
   auto r2 = Run(no_mte1, true);
   INFO(r2.hazards.ToText());
   CHECK(HasAt(r2.hazards, hazard::kPipeRace, LineOf(no_mte1, "pl.matmul(ac, al, br, phase=pl.AccPhase.Final)")));
+}
+
+TEST_CASE("pipes: the model is opt-in: without SimOptions::pipe_sync the sync calls are no-ops") {
+  std::string bare = Mutate(kFlags,
+                            "        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)\n"
+                            "        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)\n",
+                            "        pass\n        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)\n");
+  auto off = Run(bare, false, false);
+  INFO(off.hazards.ToText());
+  CHECK_FALSE(AnyPipeCode(off.hazards));
+  CHECK(off.completed);
+  auto on = Run(bare);
+  INFO(on.hazards.ToText());
+  CHECK(HasAt(on.hazards, hazard::kPipeWaitNoSet, LineOf(bare, "pl.system.sync_dst(set_pipe=pl.PipeType.MTE2")));
 }
