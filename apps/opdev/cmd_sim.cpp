@@ -51,6 +51,8 @@ int RunSim(const std::vector<std::string>& args) {
       "0: fixed core order; N > 0: a reproducible permuted interleaving of the cores")(
       "tiling-key", po::value<std::vector<std::string>>()->composing(),
       "NAME=VALUE of a kernel entry's tiling key (repeat per field)")(
+      "pipe-sync", po::bool_switch(),
+      "check the pipes of each core: SIM-PIPE-* for missing sync_src/sync_dst, mutexes, barriers")(
       "hazards", po::bool_switch(), "list the hazard catalogue and exit")(
       "json", po::bool_switch(), "machine-readable result");
   po::positional_options_description pos;
@@ -65,7 +67,8 @@ int RunSim(const std::vector<std::string>& args) {
                               {"vector_cores", vm["vector-cores"].as<int64_t>()},
                               {"cube_cores", vm["cube-cores"].as<int64_t>()},
                               {"work_budget", vm["work-budget"].as<int64_t>()},
-                              {"schedule_seed", vm["schedule-seed"].as<int64_t>()}};
+                              {"schedule_seed", vm["schedule-seed"].as<int64_t>()},
+                              {"pipe_sync", vm["pipe-sync"].as<bool>()}};
   for (const char* key : {"file", "entry", "out-dir"})
     if (vm.count(key)) request[RequestKey(key)] = vm[key].as<std::string>();
   if (vm.count("in")) {

@@ -205,6 +205,9 @@ absl::StatusOr<Catalog> Catalog::FromJson(std::string_view text) {
         }
         p.role = r.Str(po, "role", where);
         p.memory = r.Strs(po, "memory", where);
+        p.access = r.Str(po, "access", where);
+        if (!p.access.empty() && p.access != "write" && p.access != "none" && r.error.empty())
+          r.error = where + " parameter " + p.name + ": access must be \"write\" or \"none\"";
         if (auto rg = po.find("range"); rg != po.end() && rg->value().is_array() &&
                                          rg->value().get_array().size() == 2) {
           const auto& a = rg->value().get_array();

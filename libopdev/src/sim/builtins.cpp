@@ -22,6 +22,7 @@ BuiltinFn FindBuiltin(const std::string& q) {
     RegisterAggregateBuiltins(t);
     RegisterSimtBuiltins(t);
     RegisterGmViewBuiltins(t);
+    RegisterPipeBuiltins(t);
     return t;
   }();
   auto it = table.find(q);

@@ -59,6 +59,27 @@ void RegisterScalarBuiltins(BuiltinTable& t);  // pl.getval/pl.setval
 void RegisterAggregateBuiltins(BuiltinTable& t);  // pl.struct/struct_array/make_tuple
 void RegisterSimtBuiltins(BuiltinTable& t);       // pl.simt.* (simt.cpp)
 void RegisterGmViewBuiltins(BuiltinTable& t);  // pl.make_tensor
+void RegisterPipeBuiltins(BuiltinTable& t);  // pl.system.sync_src/dst, mutex_*, bar_*, sync_all, dump_data
+
+// The pipe model (builtins_pipe.cpp, pipe_sync.h). A builtin tile operation inside a kernel:
+// PipeOpBefore puts it on its pipe (auto_mutex locks, phase unit flag, its accesses checked
+// against the other pipes); PipeOpAfter releases its locks once the operation ran.
+struct PipeOp {
+  bool active = false;
+  Pipe pipe = Pipe::kV;
+  std::vector<int64_t> ids;  // auto_mutex ids locked around it
+  uint64_t acc = 0;          // Acc block of a phase= operation
+  int phase = 0;             // 0 none, 1 Partial matmul, 2 Final matmul, 3 phase store
+};
+PipeOp PipeOpBefore(Interp& in, const XNode& call, std::vector<Value>& pos, Kwargs& kw);
+void PipeOpAfter(Interp& in, const PipeOp& op);
+// A @pl.vector_function call under auto_mutex: its tile arguments' ids locked on V around it.
+std::vector<int64_t> PipeVfCallBefore(Interp& in, std::vector<Value>& args, Kwargs& kw);
+void PipeVfCallAfter(Interp& in, const std::vector<int64_t>& ids);
+// getval / setval / subscripts of a tile: an S access of [pos, pos + len) (auto_mutex on S).
+void PipeScalarAccess(Interp& in, const Tile& t, uint64_t pos, uint64_t len, bool write, const char* what);
+// End of a core: pending flags into the statistics, mutexes still held.
+void FinishPipes(Interp& in, CoreContext& core, bool completed);
 
 // `obj.name = v` (builtins_aggregate.cpp): a field of a pl.struct; anything else is an error.
 void AssignField(Interp& in, const Value& obj, const std::string& name, const Value& v, int line);

@@ -122,6 +122,7 @@ Value ReadAt(Interp& in, const Value& c, int64_t off, int line, const char* what
     in.Fail(hazard::kScalarRange, line, absl::StrFormat("%s of %s element %d lies past the end of %s memory", what,
                                                       NameOf(c), off, std::string(MemSpaceName(t.type.space))));
   SimtAccess(in, &buf, pos, false, line, "element " + std::to_string(off) + " of tile '" + t.name + "'");
+  if (!in.simt) PipeScalarAccess(in, t, pos, es, false, what);  // SIMT: see docs, "SIMT"
   if (std::memchr(buf.written.data() + pos, 0, es) != nullptr)
     in.sink.Report(hazard::kUninitRead, line,
                    absl::StrFormat("%s reads element %d of tile '%s', never written in this run", what, off, t.name));
@@ -172,6 +173,7 @@ void WriteAt(Interp& in, const Value& c, int64_t off, const Value& v, int line, 
     in.Fail(hazard::kScalarRange, line, absl::StrFormat("%s of %s element %d lies past the end of %s memory", what,
                                                       NameOf(c), off, std::string(MemSpaceName(t.type.space))));
   SimtAccess(in, &buf, pos, true, line, "element " + std::to_string(off) + " of tile '" + t.name + "'");
+  if (!in.simt) PipeScalarAccess(in, t, pos, es, true, what);  // SIMT: see docs, "SIMT"
   StoreScalar(t.type.dtype, buf.bytes.data() + pos, x);
   std::memset(buf.written.data() + pos, 1, es);
   if (!buf.origin.empty()) std::fill_n(buf.origin.begin() + pos, es, WriteOrigin{line, -1, 0});

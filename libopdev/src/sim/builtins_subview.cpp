@@ -69,6 +69,7 @@ Value TileSubview(Interp& in, const Value& obj, const Value& index, int line) {
   t->decl_line = line;
   t->name = absl::StrFormat("%s[%d:%d, %d:%d]", src->name, r0, r1, c0, c1);
   t->used = true;
+  t->mutex_ids = src->mutex_ids;
   return Value::Obj(VK::kTile, t);
 }
 

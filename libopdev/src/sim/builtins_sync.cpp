@@ -50,7 +50,10 @@ Value SetCrossCore(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   Args a(in, call, pos, kw, "pl.system.set_cross_core");
   CrossCall c = ParseCross(a);
   const int self = in.core->ordinal;
-  CrossCoreSync::SetResult r = in.xsync->Set(self, c.mode, c.event, call.line);
+  // The set publishes its pipe's clock (set_flag semantics: after the pipe's earlier work).
+  std::vector<uint32_t> pipes;
+  if (auto p = ParsePipe(c.pipe); p && in.pipe_sync) pipes = in.core->pipes.Publish(*p);
+  CrossCoreSync::SetResult r = in.xsync->Set(self, c.mode, c.event, call.line, pipes);
   if (!r.error.empty())
     in.Fail(hazard::kCrossSync, call.line,
             absl::StrFormat("%s(event_id=%d, %s) on %s: %s", a.fname(), c.event,
@@ -86,7 +89,9 @@ Value WaitCrossCore(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
       self, [&sync, self, mode, event] { return sync.CanWait(self, mode, event); }, call.line,
       absl::StrFormat("cross-core event %d (%s, pipe %s) from %s", event, std::string(CrossModeName(mode)), c.pipe,
                       sync.WaitSources(self, mode)));
-  sync.Consume(self, mode, event);
+  std::vector<uint32_t> pipes;
+  sync.Consume(self, mode, event, &pipes);
+  if (auto p = ParsePipe(c.pipe); p && !pipes.empty() && in.pipe_sync) in.core->pipes.Join(*p, pipes);
   return Value::None();
 }
 

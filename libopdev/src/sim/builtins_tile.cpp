@@ -170,21 +170,23 @@ Value MakeTileGroupFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   g->name = in.assign_name.empty() ? absl::StrCat("group@", call.line) : in.assign_name;
   for (int64_t i = 0; i < depth; ++i)
     g->slots.push_back(NewTile(in, tt, static_cast<uint64_t>(list[i]), tt.Bytes(), absl::StrCat(g->name, "[", i, "]"), call.line));
-  // Flattened slot by slot: [1, 2] gives each slot one id, [[1, 2], [3, 4]] two
-  // (make_tile_group.md: every slot has the same number of ids).
+  // Slot i holds the i-th entry: an id, or a list of ids (make_tile_group.md: every slot has
+  // the same number of ids); the group keeps them flattened slot by slot.
   if (const Value* m = a.Get(99, "mutex_ids"); m && m->IsSeq()) {
+    const auto& items = m->Items();
     size_t per_slot = 0;
-    for (const auto& id : m->Items()) {
-      const size_t before = g->mutex_ids.size();
-      if (!id.IsSeq()) {
-        g->mutex_ids.push_back(in.ToInt(id, call.line, "mutex id"));
+    for (size_t i = 0; i < items.size(); ++i) {
+      std::vector<int64_t> slot_ids;
+      if (!items[i].IsSeq()) {
+        slot_ids.push_back(in.ToInt(items[i], call.line, "mutex id"));
       } else {
-        for (const auto& x : id.Items()) g->mutex_ids.push_back(in.ToInt(x, call.line, "mutex id"));
+        for (const auto& x : items[i].Items()) slot_ids.push_back(in.ToInt(x, call.line, "mutex id"));
       }
-      const size_t k = g->mutex_ids.size() - before;
-      if (per_slot != 0 && k != per_slot)
+      if (i > 0 && slot_ids.size() != per_slot)
         a.Fail("every tile of a group carries the same number of mutex ids (make_tile_group.md)");
-      per_slot = k;
+      per_slot = slot_ids.size();
+      g->mutex_ids.insert(g->mutex_ids.end(), slot_ids.begin(), slot_ids.end());
+      if (i < g->slots.size()) g->slots[i]->mutex_ids = slot_ids;
     }
   }
   CheckL1Group(in, *g);
@@ -918,11 +920,7 @@ void RegisterTileBuiltins(BuiltinTable& t) {
   t["pl.argmax"] = ArgReduceFn<true>;
   t["pl.argmin"] = ArgReduceFn<false>;
   t["pl.fill_index"] = FillIndexFn;
-  for (const char* n : {"pl.system.bar_m", "pl.system.bar_mte1", "pl.system.bar_mte2", "pl.system.bar_mte3",
-                        "pl.system.bar_fix", "pl.system.bar_all", "pl.system.sync_src",
-                        "pl.system.sync_dst", "pl.system.sync_all", "pl.system.mutex_lock",
-                        "pl.system.mutex_unlock", "pl.printf", "pl.pto_assert", "pl.dump_data",
-                        "pl.section_vector", "pl.section_cube"})
+  for (const char* n : {"pl.printf", "pl.pto_assert", "pl.section_vector", "pl.section_cube"})
     t[n] = NoOp;
 }
 

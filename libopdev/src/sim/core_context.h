@@ -7,6 +7,8 @@
 // state lives here.
 #pragma once
 
+#include "pipe_sync.h"
+
 #include "opdev/sim/memory.h"
 #include "opdev/sim/tile.h"
 
@@ -69,6 +71,7 @@ class CoreContext {
   std::vector<std::shared_ptr<TileGroup>> groups;  // tile groups declared by this core
   bool auto_mutex = true;         // the kernel's @pl.jit(auto_mutex=...)
   CubeState cube;
+  PipeState pipes;  // the core's pipes (pipe_sync.h)
   // Bytes of this core's memory another core of the block wrote (cross_core_data.h), with
   // the writer's epoch and line.
   struct SharedRegion {

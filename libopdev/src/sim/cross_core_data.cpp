@@ -42,6 +42,9 @@ bool Receivable(const CoreContext& c, MemSpace s) {
 void RecordRemoteWrite(Interp& in, CoreContext& owner, MemSpace space, uint64_t begin, uint64_t end,
                        int line, const std::string& what) {
   if (begin >= end || !in.xsync) return;
+  // The owner's pipe records of these bytes are superseded: the remote write is checked here
+  // against the owner's uses, and the owner's later uses against it (not against its pipes).
+  if (in.pipe_sync) owner.pipes.Forget(space, begin, end);
   const int self = in.core->ordinal;
   const CrossCoreSync& sync = *in.xsync;
   // The owner's uses of these bytes must happen before the write.

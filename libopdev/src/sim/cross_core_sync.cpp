@@ -77,12 +77,22 @@ void CrossCoreSync::Join(int core, const VClock& vc) {
   for (size_t i = 0; i < mine.size(); ++i) mine[i] = std::max(mine[i], vc[i]);
 }
 
-CrossCoreSync::SetResult CrossCoreSync::Set(int core, CrossMode mode, int event, int line) {
+namespace {
+void JoinPipes(std::vector<uint32_t>* to, const std::vector<uint32_t>& from) {
+  if (!to || from.empty()) return;
+  if (to->size() < from.size()) to->resize(from.size(), 0);
+  for (size_t i = 0; i < from.size(); ++i) (*to)[i] = std::max((*to)[i], from[i]);
+}
+}  // namespace
+
+CrossCoreSync::SetResult CrossCoreSync::Set(int core, CrossMode mode, int event, int line,
+                                            const std::vector<uint32_t>& pipes) {
   SetResult r;
   const CoreContext& c = cores_[static_cast<size_t>(core)];
   VClock snap = clock_[static_cast<size_t>(core)];
   if (mode == CrossMode::kInterBlock) {
     barrier_sets_[{core, event}].push_back(std::move(snap));
+    barrier_pipes_[{core, event}].push_back(pipes);
     ++clock_[static_cast<size_t>(core)][static_cast<size_t>(core)];
     return r;
   }
@@ -116,7 +126,7 @@ CrossCoreSync::SetResult CrossCoreSync::Set(int core, CrossMode mode, int event,
       r.in_flight = count;
     }
     live.push_back({line, false, 0});
-    q.push_back({line, snap});
+    q.push_back({line, snap, pipes});
   }
   ++clock_[static_cast<size_t>(core)][static_cast<size_t>(core)];
   return r;
@@ -154,10 +164,13 @@ bool CrossCoreSync::CanWait(int core, CrossMode mode, int event) const {
   return !senders.empty() && std::all_of(senders.begin(), senders.end(), has);
 }
 
-void CrossCoreSync::Consume(int core, CrossMode mode, int event) {
+void CrossCoreSync::Consume(int core, CrossMode mode, int event, std::vector<uint32_t>* pipes) {
   if (mode == CrossMode::kInterBlock) {
     size_t& w = barrier_waits_[{core, event}];
-    for (int s : Senders(core, mode)) Join(core, barrier_sets_[{s, event}][w]);
+    for (int s : Senders(core, mode)) {
+      Join(core, barrier_sets_[{s, event}][w]);
+      JoinPipes(pipes, barrier_pipes_[{s, event}][w]);
+    }
     ++w;
     return;
   }
@@ -166,6 +179,7 @@ void CrossCoreSync::Consume(int core, CrossMode mode, int event) {
     auto& q = flags_[key];
     if (q.empty()) continue;
     Join(core, q.front().vc);
+    JoinPipes(pipes, q.front().pipes);
     q.pop_front();
     // The oldest unconsumed set of the flag is the one this wait took.
     for (auto& s : in_flight_[key])

@@ -49,11 +49,15 @@ class CrossCoreSync {
     std::string reused_receiver;
     size_t in_flight = 0;
   };
-  SetResult Set(int core, CrossMode mode, int event, int line);
+  // `pipes`: the setter's pipe clock (pipe_sync.h) the set publishes; a wait that consumes the
+  // set joins it into the waiting pipe (Consume's `pipes`).
+  SetResult Set(int core, CrossMode mode, int event, int line, const std::vector<uint32_t>& pipes = {});
   // "" when the wait is valid on this core, else why not.
   std::string CheckWait(int core, CrossMode mode, int event) const;
   bool CanWait(int core, CrossMode mode, int event) const;
-  void Consume(int core, CrossMode mode, int event);  // requires CanWait
+  // Requires CanWait. `pipes` (when given) learns the element-wise maximum of the pipe clocks
+  // of the sets consumed.
+  void Consume(int core, CrossMode mode, int event, std::vector<uint32_t>* pipes = nullptr);
   // Which sets the wait needs, for deadlock reports ("a set by AIC 0").
   std::string WaitSources(int core, CrossMode mode) const;
   // Sets no wait consumed by the end of the launch, in (line, setter, receiver) order.
@@ -78,6 +82,7 @@ class CrossCoreSync {
   struct Pending {
     int line = 0;
     VClock vc;
+    std::vector<uint32_t> pipes;
   };
   using Key = std::tuple<int, int, int, int>;  // receiver, sender, mode, event
   std::vector<int> Receivers(int core, CrossMode mode) const;
@@ -98,6 +103,7 @@ class CrossCoreSync {
   std::set<int> reuse_lines_;
   // INTER_BLOCK: snapshots of each core's sets per event, and each core's waits per event.
   std::map<std::pair<int, int>, std::vector<VClock>> barrier_sets_;
+  std::map<std::pair<int, int>, std::vector<std::vector<uint32_t>>> barrier_pipes_;
   std::map<std::pair<int, int>, size_t> barrier_waits_;
 };
 

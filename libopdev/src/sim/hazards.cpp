@@ -137,6 +137,19 @@ const std::vector<HazardInfo>& HazardCatalogue() {
       {hazard::kXcoreRaceSame, Severity::kWarning, c::kImplementationError,
        "two cores write the same bytes into a third's on-chip memory with no happens-before edge: "
        "the contents do not depend on the order, but the transfer is redundant"},
+      {hazard::kPipeRace, Severity::kError, c::kImplementationError,
+       "two pipes of one core access the same on-chip bytes (at least one writing) with no "
+       "sync_src/sync_dst, mutex, barrier or unit-flag edge between them: the result depends on timing"},
+      {hazard::kPipeWaw, Severity::kError, c::kImplementationError,
+       "a second MTE2 load into bytes whose previous MTE2 load nobody read, with no bar_mte2 "
+       "between them (load.md)"},
+      {hazard::kPipeWaitNoSet, Severity::kError, c::kRuntimeFailure,
+       "sync_dst waits for a flag no sync_src set before it: the waiting pipe hangs (the core stops)"},
+      {hazard::kPipeEventReuse, Severity::kError, c::kImplementationError,
+       "sync_src sets a flag that is still set (no sync_dst consumed the earlier set): the set is lost"},
+      {hazard::kPipeSync, Severity::kError, c::kImplementationError,
+       "invalid sync_src/sync_dst or mutex_lock/mutex_unlock: pipe, event or mutex id out of range, "
+       "unpaired, nested or mismatched lock and unlock, a lock held at the core's end"},
   };
   return table;
 }

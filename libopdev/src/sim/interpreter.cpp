@@ -284,7 +284,13 @@ Value Interp::EvalCall(const XNode& n, Frame& fr) {
   }
   current_line = n.line;
   if (core && core->mem) core->mem->op_line = n.line;
-  if (n.a->kind == XK::kBuiltinRef) return n.a->fn(*this, n, args, kw);
+  if (n.a->kind == XK::kBuiltinRef) {
+    if (!core || !in_kernel || !pipe_sync) return n.a->fn(*this, n, args, kw);
+    const PipeOp op = PipeOpBefore(*this, n, args, kw);
+    Value v = n.a->fn(*this, n, args, kw);
+    PipeOpAfter(*this, op);
+    return v;
+  }
   Value callee = Eval(*n.a, fr);
   return CallValue(callee, args, kw, n);
 }
@@ -298,6 +304,12 @@ Value Interp::CallValue(const Value& callee, std::vector<Value>& args, Kwargs& k
         if (in_kernel) Fail(hazard::kRuntimeError, site.line, "a @pl.jit kernel cannot launch another kernel");
         Launch(f, 1, args, kw, site.line);
         return Value::None();
+      }
+      if (f.kind == FuncKind::kVector && core && in_kernel && !in_vf && pipe_sync) {
+        const std::vector<int64_t> ids = PipeVfCallBefore(*this, args, kw);
+        Value v = CallFunction(f, args, kw, site.line);
+        PipeVfCallAfter(*this, ids);
+        return v;
       }
       return CallFunction(f, args, kw, site.line);
     }
@@ -1071,24 +1083,14 @@ void Interp::WrongCoreSpace(const Tile& t) const {
 
 void Interp::FinishCore(bool completed) {
   if (completed) FinishCubeCore(*this, *core);
+  FinishPipes(*this, *core, completed);
   // Under auto_mutex, two overlapping tiles that carry a common mutex id are ordered: every op
   // on either locks that id (views of one locked buffer, a wide multi-id tile over its
   // single-id slots, make_tile_group.md); only overlaps without a shared id are unordered.
-  std::map<const Tile*, std::vector<int64_t>> ids;
-  if (core->auto_mutex)
-    for (const auto& g : core->groups) {
-      const size_t n = g->slots.size();
-      if (n == 0 || g->mutex_ids.size() % n != 0) continue;
-      const size_t k = g->mutex_ids.size() / n;
-      for (size_t i = 0; i < n; ++i)
-        ids[g->slots[i].get()].assign(g->mutex_ids.begin() + static_cast<std::ptrdiff_t>(i * k),
-                                      g->mutex_ids.begin() + static_cast<std::ptrdiff_t>((i + 1) * k));
-    }
   auto share_id = [&](const Tile* a, const Tile* b) {
-    auto x = ids.find(a), y = ids.find(b);
-    if (x == ids.end() || y == ids.end()) return false;
-    for (int64_t i : x->second)
-      for (int64_t j : y->second)
+    if (!core->auto_mutex) return false;
+    for (int64_t i : a->mutex_ids)
+      for (int64_t j : b->mutex_ids)
         if (i == j) return true;
     return false;
   };
@@ -1241,6 +1243,7 @@ void Interp::Launch(const FuncIR& kernel, int64_t bd, std::vector<Value>& args, 
     CoreContext& ctx = ctxs[static_cast<size_t>(ordinal)];
     ctx = PlanCore(kernel.launch, bd, ordinal);
     ctx.auto_mutex = kernel.auto_mutex;
+    ctx.pipes.Init(static_cast<int>(ordinal), static_cast<int>(ncores));
   }
   // Every core starts from a fresh execution state; the launching state is set aside.
   ExecState outer;

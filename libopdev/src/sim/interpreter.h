@@ -52,6 +52,7 @@ struct ExecStats {
   int64_t cube_macs = 0;   // matmul multiply-accumulates
   int64_t statements = 0;
   int64_t cores_run = 0;
+  int64_t pipe_flags_pending = 0;  // sync_src flags still set when their core ended
 };
 
 // The run's explicit limits (docs/simulator.md, "Limits"); every one ends the run with a
@@ -153,6 +154,7 @@ class Interp {
 
   bool record_provenance = false;  // stamp written bytes with their writer (SimOptions)
   uint64_t schedule_seed = 0;      // 0: fixed core order; else the interleaving's PRNG seed
+  bool pipe_sync = false;          // the intra-core pipe model (SimOptions::pipe_sync)
   // The launch in progress: its scheduler and cross-core events (nullptr outside a kernel),
   // and the GM race tracker (nullptr when the launch has one core).
   CoreScheduler* sched = nullptr;

@@ -268,6 +268,7 @@ absl::StatusOr<LaunchResult> Launch(const LaunchRequest& req, std::vector<std::s
     for (const auto& g : gm) input_elements += g->numel();
     in.limits = RunLimits::For(req.work_budget, req.memory_limit_bytes, input_elements);
     in.schedule_seed = req.schedule_seed;
+    in.pipe_sync = req.pipe_sync;
     in.platform.vector_core_num = req.vector_core_num;
     in.platform.cube_core_num = req.cube_core_num;
     in.platform.core_num = req.cube_core_num;
@@ -300,6 +301,7 @@ absl::StatusOr<LaunchResult> Launch(const LaunchRequest& req, std::vector<std::s
     result.stats.tile_elems = in.stats.tile_elems;
     result.stats.statements = in.stats.statements;
     result.stats.cores_run = in.stats.cores_run;
+    result.stats.pipe_flags_pending = in.stats.pipe_flags_pending;
     result.stats.launches = static_cast<int64_t>(in.launches.size());
     result.stats.block_dim = in.launches.empty() ? 0 : in.launches.back().block_dim;
     return result;

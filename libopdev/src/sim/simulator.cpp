@@ -100,6 +100,7 @@ absl::StatusOr<SimResult> RunSource(std::string_view source, const std::string& 
 
   in.record_provenance = options.record_provenance;
   in.schedule_seed = options.schedule_seed;
+  in.pipe_sync = options.pipe_sync;
   in.platform.vector_core_num = options.vector_core_num;
   in.platform.cube_core_num = options.cube_core_num;
   in.platform.core_num = options.cube_core_num;
@@ -208,6 +209,7 @@ absl::StatusOr<SimResult> RunSource(std::string_view source, const std::string& 
   result.stats.tile_elems = in.stats.tile_elems;
   result.stats.statements = in.stats.statements;
   result.stats.cores_run = in.stats.cores_run;
+  result.stats.pipe_flags_pending = in.stats.pipe_flags_pending;
   result.stats.launches = static_cast<int64_t>(in.launches.size());
   result.stats.block_dim = in.launches.empty() ? 0 : in.launches.back().block_dim;
   result.stats.work = in.Work();

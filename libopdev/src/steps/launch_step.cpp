@@ -125,6 +125,7 @@ StepResult RunLaunch(const StepContext& ctx, const boost::json::object& request,
   if (auto v = rr.Int("cube_cores")) req.cube_core_num = *v;
   req.check_api = rr.Bool("check_api", true);
   if (auto w = rr.Int("work_budget")) req.work_budget = *w;
+  req.pipe_sync = rr.Bool("pipe_sync", false);
   int64_t seed = 0;
   if (auto s = rr.Int("schedule_seed")) seed = *s;
   std::string error;
@@ -200,6 +201,7 @@ StepResult RunLaunch(const StepContext& ctx, const boost::json::object& request,
   st["launches"] = r->stats.launches;
   st["block_dim"] = r->stats.block_dim;
   st["cores_run"] = r->stats.cores_run;
+  st["pipe_flags_pending"] = r->stats.pipe_flags_pending;
   st["vf_ops"] = r->stats.vf_ops;
   st["lane_ops"] = r->stats.lane_ops;
   st["tile_elems"] = r->stats.tile_elems;

@@ -5,6 +5,7 @@
 // "out_dir": "DIR", "block_dim"?: int, "target"?: "a5"|"a3", "vector_cores"?: int,
 // "cube_cores"?: int, "work_budget"?: int (work units; 0 or absent: the default from the problem size),
 // "schedule_seed"?: int (0 or absent: the fixed core order; > 0 permutes the interleaving),
+// "pipe_sync"?: bool (the intra-core pipe model, SIM-PIPE-*; default false),
 // "tiling_key"?: ["NAME=VALUE", ...] (a kernel entry's tiling key, tiling_key.md)} or
 // {"hazards": true}. Status 0 ran clean, 1 hazards (errors) or the run stopped, 2 unusable
 // input. Outputs never overwrite an input file.
@@ -41,6 +42,7 @@ boost::json::object StatsJson(const sim::SimStats& s) {
   st["launches"] = s.launches;
   st["block_dim"] = s.block_dim;
   st["cores_run"] = s.cores_run;
+  st["pipe_flags_pending"] = s.pipe_flags_pending;
   st["vf_ops"] = s.vf_ops;
   st["lane_ops"] = s.lane_ops;
   st["tile_elems"] = s.tile_elems;
@@ -65,6 +67,7 @@ StepResult RunSimStep(const StepContext& ctx, const boost::json::object& request
   const std::optional<int64_t> cube_cores = rr.Int("cube_cores");
   const std::optional<int64_t> work_budget = rr.Int("work_budget");
   const std::optional<int64_t> schedule_seed = rr.Int("schedule_seed");
+  const bool pipe_sync = rr.Bool("pipe_sync", false);
   const std::vector<std::string> tiling_key = rr.Strings("tiling_key");
   std::string target_error;
   const std::optional<Target> target = TargetOf(ctx, rr, &target_error);
@@ -103,6 +106,7 @@ StepResult RunSimStep(const StepContext& ctx, const boost::json::object& request
   so.scalar_args = scalars;
   so.work_budget = work_budget.value_or(0);
   so.schedule_seed = static_cast<uint64_t>(schedule_seed.value_or(0));
+  so.pipe_sync = pipe_sync;
   for (const auto& f : tiling_key) {
     const size_t eq = f.find('=');
     int64_t v = 0;

@@ -74,6 +74,11 @@ def platform_counts():
     return cube, cube, vec
 
 
+def pipe_sync():
+    """The intra-core pipe model (``OPDEV_PIPE_SYNC=1``; off by default, docs/simulator.md)."""
+    return os.environ.get("OPDEV_PIPE_SYNC", "0").strip() not in ("", "0")
+
+
 def schedule_seed():
     """The launches' interleaving seed (``OPDEV_SCHEDULE_SEED``, 0: the fixed core order)."""
     text = os.environ.get("OPDEV_SCHEDULE_SEED", "0").strip() or "0"
@@ -489,7 +494,8 @@ class JitKernel:
         cube, _cube, vec = platform_counts()
         request = {"file": os.path.abspath(self._func.__code__.co_filename), "kernel": self._func.__qualname__,
                    "line": self._func.__code__.co_firstlineno, "block_dim": block_dim, "args": enc_args, "globals": globals_,
-                   "vector_cores": vec, "cube_cores": cube, "schedule_seed": schedule_seed()}
+                   "vector_cores": vec, "cube_cores": cube, "schedule_seed": schedule_seed(),
+                   "pipe_sync": pipe_sync()}
         if tiling_key is not None:
             request["tiling_key"] = {str(k): _encode(v, None, None) for k, v in tiling_key.items()}
             schema = self.tilingkey_schema

@@ -35,6 +35,10 @@ struct Param {
   std::string role;
   std::vector<std::string> memory;            // allowed MemorySpace members for tiles
   std::optional<std::pair<int, int>> range;   // inclusive value range (ids)
+  // How the op uses a tile / tensor operand: "" (reads it), "write" (writes it: out=, dst=,
+  // tmp=), "none" (descriptor only: set_validshape, set_stride). The simulator's pipe model
+  // (docs/simulator.md, "Pipes of one core") records the accesses from it.
+  std::string access;
   bool required() const { return !default_value.has_value(); }
 };
 
@@ -55,7 +59,7 @@ struct Function {
   std::string kwargs;             // name of **kwargs, empty when none
   Legality legal;
   bool mte = false;               // data movement op (load/store/move/insert)
-  std::string pipe;               // e.g. "MTE2", "MTE3|FIX"
+  std::string pipe;               // e.g. "MTE2", "MTE3|FIX", "V" (tile ops), "M", "S"
   std::string dtypes;             // dtype constraints, free text with the doc page
   // vf ops: the register dtypes the doc page supports ("DT_FP16", ...), empty when the page
   // lists none; the simulator refuses other dtypes (SIM-OP-DTYPE) citing `source`.

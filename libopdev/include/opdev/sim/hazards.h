@@ -69,6 +69,12 @@ inline constexpr std::string_view kXcoreRace = "SIM-XCORE-RACE";           // un
 inline constexpr std::string_view kXcoreRaceSame = "SIM-XCORE-RACE-SAME";  // ... both writes leave the same bytes
 inline constexpr std::string_view kXcoreUnconsumed = "SIM-XCORE-UNCONSUMED";  // a set no wait consumed
 inline constexpr std::string_view kSimtRace = "SIM-SIMT-RACE";  // two SIMT threads of a launch on one element
+// Pipes of one core (docs/simulator.md, "Pipes of one core").
+inline constexpr std::string_view kPipeRace = "SIM-PIPE-RACE";            // two pipes, same bytes, no edge
+inline constexpr std::string_view kPipeWaw = "SIM-PIPE-WAW";              // MTE2 over MTE2, no bar_mte2
+inline constexpr std::string_view kPipeWaitNoSet = "SIM-PIPE-WAIT-NO-SET";  // sync_dst of an unset flag
+inline constexpr std::string_view kPipeEventReuse = "SIM-PIPE-EVENT-REUSE";  // sync_src of a set flag
+inline constexpr std::string_view kPipeSync = "SIM-PIPE-SYNC";            // invalid sync / mutex call
 }  // namespace hazard
 
 struct HazardInfo {

@@ -52,6 +52,10 @@ struct SimOptions {
   // 0: the fixed schedule (the lowest-numbered core that can run goes on at each switch);
   // otherwise every set/wait is a switch point and this seeds the choice of the next core.
   uint64_t schedule_seed = 0;
+  // The intra-core pipe model (docs/simulator.md, "Pipes of one core"): SIM-PIPE-* findings
+  // for missing or wrong sync_src/sync_dst, mutexes and barriers. Off by default for now:
+  // the project's own test kernels and five official fa/ samples lack pipe syncs.
+  bool pipe_sync = false;
   // Extra scalar arguments after the tensors (ints or floats, in order).
   std::vector<double> scalar_args;
   // Kernel entry with @pl.jit(tiling_key=...): the key of the launch, field name -> value, as
@@ -100,6 +104,7 @@ struct SimStats {
   int64_t tile_elems = 0;    // elements moved or computed by tile-level operations
   int64_t statements = 0;    // interpreted statements
   int64_t cores_run = 0;     // SPMD core executions
+  int64_t pipe_flags_pending = 0;  // sync_src flags still set when their core ended (no hazard)
   int64_t launches = 0;      // kernel launches
   int64_t block_dim = 0;     // block_dim of the last launch
   int64_t work = 0;          // work units spent (see SimOptions::work_budget)

@@ -77,6 +77,9 @@ struct Tile {
   // Tracking for the set_validshape-after-load rule.
   int last_load_line = 0;   // line of the most recent pl.load into this tile (0 none)
   bool used = false;        // accessed by any operation
+  // The mutex ids of its tile-group slot (make_tile_group(mutex_ids=...)), kept by sub-views:
+  // auto_mutex locks them around every operation on the tile.
+  std::vector<int64_t> mutex_ids;
 
   // Byte offset (from addr) of element (r, c) for the tile's layout (ND and DN inline, the
   // fractal layouts in FractalOffset).
