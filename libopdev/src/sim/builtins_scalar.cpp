@@ -110,7 +110,7 @@ Value ReadAt(Interp& in, const Value& c, int64_t off, int line, const char* what
   CheckOffset(in, c, off, line, what);
   if (c.kind == VK::kTensor) {
     const GmTensor& g = c.As<GmTensor>();
-    SimtAccess(in, &g, static_cast<uint64_t>(off) * g.elem_size(), false, line, "element " + std::to_string(off) + " of tensor '" + g.name + "'");
+    if (in.simt) SimtAccess(in, &g, static_cast<uint64_t>(off) * g.elem_size(), false, line, "tensor", g.name, off);
     return ScalarOf(g.dtype, g.GetAsDouble(off));
   }
   const Tile& t = c.As<Tile>();
@@ -121,7 +121,7 @@ Value ReadAt(Interp& in, const Value& c, int64_t off, int line, const char* what
   if (pos + es > buf.bytes.size())
     in.Fail(hazard::kScalarRange, line, absl::StrFormat("%s of %s element %d lies past the end of %s memory", what,
                                                       NameOf(c), off, std::string(MemSpaceName(t.type.space))));
-  SimtAccess(in, &buf, pos, false, line, "element " + std::to_string(off) + " of tile '" + t.name + "'");
+  if (in.simt) SimtAccess(in, &buf, pos, false, line, "tile", t.name, off);
   if (!in.simt) PipeScalarAccess(in, t, pos, es, false, what);  // SIMT: see docs, "SIMT"
   if (std::memchr(buf.written.data() + pos, 0, es) != nullptr)
     in.sink.Report(hazard::kUninitRead, line,
@@ -137,7 +137,7 @@ void WriteAt(Interp& in, const Value& c, int64_t off, const Value& v, int line, 
   if (c.kind == VK::kTensor) {
     GmTensor& g = c.As<GmTensor>();
     const size_t es = DTypeSize(g.dtype);
-    SimtAccess(in, &g, static_cast<uint64_t>(off) * es, true, line, "element " + std::to_string(off) + " of tensor '" + g.name + "'");
+    if (in.simt) SimtAccess(in, &g, static_cast<uint64_t>(off) * es, true, line, "tensor", g.name, off);
     uint8_t before[16];  // an element is at most 8 bytes
     std::memcpy(before, g.data.data() + off * static_cast<int64_t>(es), es);
     g.SetFromDouble(off, x);
@@ -172,7 +172,7 @@ void WriteAt(Interp& in, const Value& c, int64_t off, const Value& v, int line, 
   if (pos + es > buf.bytes.size())
     in.Fail(hazard::kScalarRange, line, absl::StrFormat("%s of %s element %d lies past the end of %s memory", what,
                                                       NameOf(c), off, std::string(MemSpaceName(t.type.space))));
-  SimtAccess(in, &buf, pos, true, line, "element " + std::to_string(off) + " of tile '" + t.name + "'");
+  if (in.simt) SimtAccess(in, &buf, pos, true, line, "tile", t.name, off);
   if (!in.simt) PipeScalarAccess(in, t, pos, es, true, what);  // SIMT: see docs, "SIMT"
   StoreScalar(t.type.dtype, buf.bytes.data() + pos, x);
   std::memset(buf.written.data() + pos, 1, es);

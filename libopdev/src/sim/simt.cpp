@@ -12,20 +12,21 @@
 
 namespace opdev::sim {
 
-void SimtAccess(Interp& in, const void* buffer, uint64_t pos, bool write, int line, const std::string& what) {
+void SimtAccess(Interp& in, const void* buffer, uint64_t pos, bool write, int line, const char* kind,
+                const std::string& name, int64_t element) {
   SimtLaunch* s = in.simt;
   if (!s) return;
   SimtLaunch::Cell& c = s->cells[{buffer, pos}];
   const int64_t t = s->linear;
-  auto race = [&](const char* kind, int64_t other, int other_line) {
+  auto race = [&](const char* what, int64_t other, int other_line) {
     if (s->race_reported) return;
     s->race_reported = true;
     in.sink.Report(hazard::kSimtRace, line,
-                   absl::StrFormat("%s race in pl.simt.launch of '%s' (line %d): thread %d %s %s, which thread %d "
-                                   "%s at line %d; SIMT threads run concurrently and PyPTO-Pro's SIMT has no "
-                                   "barrier, so the result depends on their timing",
-                                   kind, s->callee, s->line, t, write ? "writes" : "reads", what, other,
-                                   c.writer == other ? "wrote" : "read", other_line));
+                   absl::StrFormat("%s race in pl.simt.launch of '%s' (line %d): thread %d %s element %d of %s '%s', "
+                                   "which thread %d %s at line %d; SIMT threads run concurrently and PyPTO-Pro's "
+                                   "SIMT has no barrier, so the result depends on their timing",
+                                   what, s->callee, s->line, t, write ? "writes" : "reads", element, kind, name,
+                                   other, c.writer == other ? "wrote" : "read", other_line));
   };
   if (c.writer >= 0 && c.writer != t) race(write ? "write-write" : "read-after-write", c.writer, c.write_line);
   if (write && c.reader >= 0 && c.reader != t) race("write-after-read", c.reader, c.read_line);

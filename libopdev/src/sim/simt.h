@@ -28,7 +28,9 @@ struct SimtLaunch {
 };
 
 // One element access by the running SIMT thread (`buffer` identifies the memory: a tensor or
-// an on-chip space; `pos` the element's byte offset in it); no-op outside a SIMT launch.
-void SimtAccess(Interp& in, const void* buffer, uint64_t pos, bool write, int line, const std::string& what);
+// an on-chip space; `pos` the element's byte offset in it; `kind` "tensor" or "tile", `name`
+// and `element` only for the message); no-op outside a SIMT launch.
+void SimtAccess(Interp& in, const void* buffer, uint64_t pos, bool write, int line, const char* kind,
+                const std::string& name, int64_t element);
 
 }  // namespace opdev::sim

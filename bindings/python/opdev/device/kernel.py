@@ -193,14 +193,19 @@ def _reachable_globals(func):
 
 # ---- argument checks (the frontend's messages) --------------------------------------------
 
-def _annotations(func):
+def _annotations(func, strict=True):
+    """The parameter annotations with string annotations evaluated in the function's module.
+    `strict`: an annotation that does not evaluate raises (as the frontend); otherwise it stays
+    a string."""
     ann = dict(getattr(func, "__annotations__", {}))
     for k, v in list(ann.items()):
         if isinstance(v, str):
             try:
                 ann[k] = eval(v, dict(func.__globals__))  # noqa: S307 (the frontend does the same)
             except Exception as exc:
-                raise TypeError("Failed to evaluate annotations for kernel '%s': %s" % (func.__name__, exc)) from exc
+                if strict:
+                    raise TypeError("Failed to evaluate annotations for kernel '%s': %s"
+                                    % (func.__name__, exc)) from exc
     return ann
 
 
@@ -524,16 +529,13 @@ class JitKernel:
 def _is_tile_kernel(func):
     """The frontend's test for a Tile kernel: some parameter is annotated pl.Tensor[...],
     pl.Ptr[...] or a pl.DT_* scalar type (string annotations evaluated, or matched by name)."""
-    for name, val in getattr(func, "__annotations__", {}).items():
+    for name, val in _annotations(func, strict=False).items():
         if name == "return":
             continue
-        if isinstance(val, str):
-            try:
-                val = eval(val, dict(func.__globals__))  # noqa: S307 (the frontend does the same)
-            except Exception:
-                if val.split(".")[-1].startswith("DT_"):
-                    return True
-                continue
+        if isinstance(val, str):  # not evaluable here: matched by name
+            if val.split(".")[-1].startswith("DT_"):
+                return True
+            continue
         if isinstance(val, (dsl.TensorType, dsl.PtrType, dsl.DataType)) or val in (dsl.Tensor, dsl.Ptr):
             return True
     return False
