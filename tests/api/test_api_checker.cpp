@@ -177,6 +177,24 @@ TEST_CASE("checker: a literal descending store order is rejected (store.md)", "[
   CHECK(d.items()[1].message.find("pl.store_tile") != std::string::npos);
 }
 
+TEST_CASE("checker: a @pl.pipeline.stage body takes the domain of the section that calls it", "[api]") {
+  // programming_paradigm_overview.md: the stage decorator only marks the function; it is
+  // called inside pl.section_cube() / pl.section_vector(), so its MTE and Cube ops are legal.
+  Diagnostics d = LintSource(
+      "import pypto_pro.language as pl\n"
+      "@pl.pipeline.stage\n"
+      "def qk(a, a_mat, left, acc, right):\n"
+      "    pl.load(a_mat, a, [0, 0])\n"
+      "    pl.move(left, a_mat)\n"
+      "    pl.matmul(acc, left, right)\n"
+      "@pl.jit\n"
+      "def k(a: pl.Tensor[[64, 64], pl.DT_FP16]):\n"
+      "    with pl.section_cube():\n"
+      "        qk(a, None, None, None, None)\n");
+  INFO(d.ToText());
+  CHECK(d.empty());  // before: API-CONTEXT on lines 4-6 ("a kernel body outside any section")
+}
+
 TEST_CASE("opdev lint: exit codes, text and JSON", "[api][cli]") {
   std::string bad = kSrc + "/tests/data/api/lint_findings.py";
   std::string good = kSrc + "/tests/data/pyfront/kernel_softmax_vf_fp16.py";

@@ -137,9 +137,10 @@ class Checker {
     for (const auto& d : s.decorator_list) {
       std::string n = alias_.CanonicalDotted(py::DecoratorName(*d));
       if (n == "pl.vector_function") return Ctx::kVf;
-      if (n == "pl.jit" || n == "pl.kernel" || n == "pl.function" || n == "pl.pipeline.stage") {
-        return Ctx::kKernel;
-      }
+      if (n == "pl.jit" || n == "pl.kernel" || n == "pl.function") return Ctx::kKernel;
+      // A stage only marks a function for the pipeline transform and does not change it
+      // (programming_paradigm_overview.md): it is called inside a section, whose domain it takes.
+      if (n == "pl.pipeline.stage") return Ctx::kHelper;
     }
     return Ctx::kHost;
   }

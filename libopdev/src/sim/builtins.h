@@ -61,6 +61,14 @@ void RegisterSimtBuiltins(BuiltinTable& t);       // pl.simt.* (simt.cpp)
 void RegisterGmViewBuiltins(BuiltinTable& t);  // pl.make_tensor
 void RegisterPipeBuiltins(BuiltinTable& t);  // pl.system.sync_src/dst, mutex_*, bar_*, sync_all, dump_data
 
+// A cross-core set / wait of the running core (builtins_sync.cpp), for pl.system.set_cross_core
+// / wait_cross_core and the events of the pipeline transform (pipeline_stage.h). `pipe`: the
+// pipe the set publishes / the wait joins (nullopt: every pipe). `what` names the call in
+// findings, `where` says what a blocked wait waits for in a deadlock report.
+void CrossCoreSet(Interp& in, CrossMode mode, int event, std::optional<Pipe> pipe, int line, std::string_view what);
+void CrossCoreWait(Interp& in, CrossMode mode, int event, std::optional<Pipe> pipe, int line, std::string_view what,
+                   const std::string& where);
+
 // The pipe model (builtins_pipe.cpp, pipe_sync.h). A builtin tile operation inside a kernel:
 // PipeOpBefore puts it on its pipe (auto_mutex locks, phase unit flag, its accesses checked
 // against the other pipes); PipeOpAfter releases its locks once the operation ran.

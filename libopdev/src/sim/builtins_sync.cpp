@@ -1,10 +1,12 @@
 // Cross-core sync builtins: pl.system.set_cross_core / wait_cross_core on the launch's
-// CrossCoreSync (events, vector clocks) and CoreScheduler (a wait blocks its core).
+// CrossCoreSync (events, vector clocks) and CoreScheduler (a wait blocks its core); the same
+// set and wait serve the events the pipeline transform inserts (pipeline_stage.h).
 #include "builtins.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
+#include <algorithm>
 #include <set>
 
 namespace opdev::sim {
@@ -49,53 +51,73 @@ CrossCall ParseCross(const Args& a) {
 Value SetCrossCore(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   Args a(in, call, pos, kw, "pl.system.set_cross_core");
   CrossCall c = ParseCross(a);
-  const int self = in.core->ordinal;
-  // The set publishes its pipe's clock (set_flag semantics: after the pipe's earlier work).
-  std::vector<uint32_t> pipes;
-  if (auto p = ParsePipe(c.pipe); p && in.pipe_sync) pipes = in.core->pipes.Publish(*p);
-  CrossCoreSync::SetResult r = in.xsync->Set(self, c.mode, c.event, call.line, pipes);
-  if (!r.error.empty())
-    in.Fail(hazard::kCrossSync, call.line,
-            absl::StrFormat("%s(event_id=%d, %s) on %s: %s", a.fname(), c.event,
-                            std::string(CrossModeName(c.mode)), in.core->Name(), r.error));
-  if (r.reused_line > 0)
-    in.sink.Report(hazard::kEventReuse, call.line,
-                   absl::StrFormat("%s sets cross-core event %d (%s) at line %d while %zu earlier sets of it (the "
-                                   "first at line %d) may still be counted on %s: no wait of %s on a set %s made "
-                                   "after consuming them orders them before this one, and a flag counts at most "
-                                   "%zu sets (Ascend C CrossCoreSetFlag), so the counter can overflow; give the "
-                                   "producer a credit event back before it runs that far ahead",
-                                   in.core->Name(), c.event, std::string(CrossModeName(c.mode)), call.line,
-                                   r.in_flight, r.reused_line, r.reused_receiver, in.core->Name(),
-                                   r.reused_receiver, kFlagDepth),
-                   absl::StrFormat("first counted set at line %d, this set at line %d", r.reused_line, call.line));
-  in.sched->Yield(self);
+  CrossCoreSet(in, c.mode, c.event, ParsePipe(c.pipe), call.line, a.fname());
   return Value::None();
 }
 
 Value WaitCrossCore(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   Args a(in, call, pos, kw, "pl.system.wait_cross_core");
   CrossCall c = ParseCross(a);
-  const int self = in.core->ordinal;
-  std::string bad = in.xsync->CheckWait(self, c.mode, c.event);
-  if (!bad.empty())
-    in.Fail(hazard::kCrossSync, call.line,
-            absl::StrFormat("%s(event_id=%d, %s) on %s: %s", a.fname(), c.event,
-                            std::string(CrossModeName(c.mode)), in.core->Name(), bad));
-  CrossCoreSync& sync = *in.xsync;
-  const CrossMode mode = c.mode;
-  const int event = c.event;
-  in.sched->WaitUntil(
-      self, [&sync, self, mode, event] { return sync.CanWait(self, mode, event); }, call.line,
-      absl::StrFormat("cross-core event %d (%s, pipe %s) from %s", event, std::string(CrossModeName(mode)), c.pipe,
-                      sync.WaitSources(self, mode)));
-  std::vector<uint32_t> pipes;
-  sync.Consume(self, mode, event, &pipes);
-  if (auto p = ParsePipe(c.pipe); p && !pipes.empty() && in.pipe_sync) in.core->pipes.Join(*p, pipes);
+  CrossCoreWait(in, c.mode, c.event, ParsePipe(c.pipe), call.line, a.fname(), "pipe " + c.pipe);
   return Value::None();
 }
 
 }  // namespace
+
+void CrossCoreSet(Interp& in, CrossMode mode, int event, std::optional<Pipe> pipe, int line, std::string_view what) {
+  const int self = in.core->ordinal;
+  // The set publishes its pipe's clock (set_flag semantics: after the pipe's earlier work);
+  // without a pipe, every pipe's (a set after all of the core's earlier work).
+  std::vector<uint32_t> pipes;
+  if (in.pipe_sync) {
+    if (pipe) {
+      pipes = in.core->pipes.Publish(*pipe);
+    } else {
+      for (int p = 0; p < kNumPipes; ++p) {
+        const PipeClock c = in.core->pipes.Publish(static_cast<Pipe>(p));
+        if (pipes.size() < c.size()) pipes.resize(c.size(), 0);
+        for (size_t i = 0; i < c.size(); ++i) pipes[i] = std::max(pipes[i], c[i]);
+      }
+    }
+  }
+  CrossCoreSync::SetResult r = in.xsync->Set(self, mode, event, line, pipes);
+  if (!r.error.empty())
+    in.Fail(hazard::kCrossSync, line,
+            absl::StrFormat("%s(event_id=%d, %s) on %s: %s", what, event, std::string(CrossModeName(mode)),
+                            in.core->Name(), r.error));
+  if (r.reused_line > 0)
+    in.sink.Report(hazard::kEventReuse, line,
+                   absl::StrFormat("%s sets cross-core event %d (%s) at line %d while %zu earlier sets of it (the "
+                                   "first at line %d) may still be counted on %s: no wait of %s on a set %s made "
+                                   "after consuming them orders them before this one, and a flag counts at most "
+                                   "%zu sets (Ascend C CrossCoreSetFlag), so the counter can overflow; give the "
+                                   "producer a credit event back before it runs that far ahead",
+                                   in.core->Name(), event, std::string(CrossModeName(mode)), line,
+                                   r.in_flight, r.reused_line, r.reused_receiver, in.core->Name(),
+                                   r.reused_receiver, kFlagDepth),
+                   absl::StrFormat("first counted set at line %d, this set at line %d", r.reused_line, line));
+  in.sched->Yield(self);
+}
+
+void CrossCoreWait(Interp& in, CrossMode mode, int event, std::optional<Pipe> pipe, int line, std::string_view what,
+                   const std::string& where) {
+  const int self = in.core->ordinal;
+  std::string bad = in.xsync->CheckWait(self, mode, event);
+  if (!bad.empty())
+    in.Fail(hazard::kCrossSync, line,
+            absl::StrFormat("%s(event_id=%d, %s) on %s: %s", what, event, std::string(CrossModeName(mode)),
+                            in.core->Name(), bad));
+  CrossCoreSync& sync = *in.xsync;
+  in.sched->WaitUntil(
+      self, [&sync, self, mode, event] { return sync.CanWait(self, mode, event); }, line,
+      absl::StrFormat("cross-core event %d (%s, %s) from %s", event, std::string(CrossModeName(mode)), where,
+                      sync.WaitSources(self, mode)));
+  std::vector<uint32_t> pipes;
+  sync.Consume(self, mode, event, &pipes);
+  // The waiting pipe learns the sets' clocks; without a pipe, every pipe does (S: the scalar
+  // unit stalls and issues everything later after it).
+  if (in.pipe_sync && !pipes.empty()) in.core->pipes.Join(pipe ? *pipe : Pipe::kS, pipes);
+}
 
 void RegisterSyncBuiltins(BuiltinTable& t) {
   t["pl.system.set_cross_core"] = SetCrossCore;

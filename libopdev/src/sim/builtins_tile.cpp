@@ -189,6 +189,23 @@ Value MakeTileGroupFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
       if (i < g->slots.size()) g->slots[i]->mutex_ids = slot_ids;
     }
   }
+  // fwd_ids / bwd_ids (make_tile_group.md): a non-empty list of event ids 0..15, one per slot.
+  for (auto [key, ids] : {std::pair<const char*, std::vector<int64_t>*>{"fwd_ids", &g->fwd_ids},
+                          std::pair<const char*, std::vector<int64_t>*>{"bwd_ids", &g->bwd_ids}}) {
+    const Value* v = a.Get(99, key);
+    if (!v || v->kind == VK::kNone) continue;
+    if (!v->IsSeq() || v->Items().empty())
+      a.Fail(absl::StrFormat("%s must be a non-empty list of event ids (make_tile_group.md)", key));
+    for (const auto& x : v->Items()) {
+      const int64_t id = in.ToInt(x, call.line, key);
+      if (id < 0 || id > 15)
+        a.Fail(absl::StrFormat("%s: event id %d outside 0..15 (make_tile_group.md)", key, id));
+      ids->push_back(id);
+    }
+    if (static_cast<int64_t>(ids->size()) != depth)
+      a.Fail(absl::StrFormat("%s has %d ids for a group of depth %d: one per slot (make_tile_group.md)", key,
+                             ids->size(), depth));
+  }
   CheckL1Group(in, *g);
   in.core->groups.push_back(g);
   return Value::Obj(VK::kGroup, g);

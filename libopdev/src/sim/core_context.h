@@ -8,6 +8,7 @@
 #pragma once
 
 #include "pipe_sync.h"
+#include "pipeline_stage.h"
 
 #include "opdev/sim/memory.h"
 #include "opdev/sim/tile.h"
@@ -70,6 +71,8 @@ class CoreContext {
   std::vector<Overlap> overlaps;  // partially overlapping pairs (reported when both are used)
   std::vector<std::shared_ptr<TileGroup>> groups;  // tile groups declared by this core
   bool auto_mutex = true;         // the kernel's @pl.jit(auto_mutex=...)
+  bool pipeline = false;          // the kernel's @pl.jit(pipeline=...): stages get their events
+  StageEvents stage_events;       // the pipeline transform's events on this core
   CubeState cube;
   PipeState pipes;  // the core's pipes (pipe_sync.h)
   // Bytes of this core's memory another core of the block wrote (cross_core_data.h), with

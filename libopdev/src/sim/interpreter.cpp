@@ -305,6 +305,7 @@ Value Interp::CallValue(const Value& callee, std::vector<Value>& args, Kwargs& k
         Launch(f, 1, args, kw, site.line);
         return Value::None();
       }
+      if (f.pipeline_stage && core && in_kernel && core->pipeline) return CallStage(*this, f, args, kw, site);
       if (f.kind == FuncKind::kVector && core && in_kernel && !in_vf && pipe_sync) {
         const std::vector<int64_t> ids = PipeVfCallBefore(*this, args, kw);
         Value v = CallFunction(f, args, kw, site.line);
@@ -1243,6 +1244,7 @@ void Interp::Launch(const FuncIR& kernel, int64_t bd, std::vector<Value>& args, 
     CoreContext& ctx = ctxs[static_cast<size_t>(ordinal)];
     ctx = PlanCore(kernel.launch, bd, ordinal);
     ctx.auto_mutex = kernel.auto_mutex;
+    ctx.pipeline = kernel.pipeline;
     ctx.pipes.Init(static_cast<int>(ordinal), static_cast<int>(ncores));
   }
   // Every core starts from a fresh execution state; the launching state is set aside.
@@ -1295,6 +1297,7 @@ void Interp::Launch(const FuncIR& kernel, int64_t bd, std::vector<Value>& args, 
     Kwargs k = kw;
     try {
       CallFunction(kernel, a, k, line);
+      if (ctx.pipeline) DrainStages(*this);
     } catch (...) {
       FinishCore(false);
       throw;

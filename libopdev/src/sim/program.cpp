@@ -624,6 +624,23 @@ FuncKind KindOf(const py::Stmt& def, bool* auto_mutex) {
   return FuncKind::kHost;
 }
 
+// @pl.pipeline.stage marks a stage; @pl.jit(pipeline=<not None>) turns the pipeline transform on
+// for the kernel (pipeline_stage.h), with preload= when it is a literal.
+void PipelineOf(const py::Stmt& def, FuncIR* f) {
+  for (const auto& d : def.decorator_list) {
+    std::string n = py::DecoratorName(*d);
+    std::string c = Canonical(n);
+    if (c == "pl.pipeline.stage" || absl::EndsWith(n, "pipeline.stage")) f->pipeline_stage = true;
+    if (f->kind != FuncKind::kJit || d->kind != py::ExprKind::kCall) continue;
+    const py::Expr* p = py::FindKeyword(*d, "pipeline");
+    if (!p || p->kind == py::ExprKind::kConstant) continue;  // absent, or pipeline=None
+    f->pipeline = true;
+    if (p->kind == py::ExprKind::kCall)
+      if (const py::Expr* pre = py::FindKeyword(*p, "preload"))
+        if (auto v = py::IntValue(*pre)) f->pipeline_preload = *v;
+  }
+}
+
 // @pl.simt.function(max_threads=N): N's expression (lowered with the function, evaluated at
 // the launch). A bare @pl.simt.function, or one without max_threads, is a SIMT helper.
 const py::Expr* SimtMaxThreads(const py::Stmt& def) {
@@ -693,6 +710,7 @@ void AddNestedDefs(Program& prog, const py::Stmt& def, const std::string& qual,
     f->line = d->span.line;
     f->def = d;
     f->kind = KindOf(*d, &f->auto_mutex);
+    PipelineOf(*d, f.get());
     f->nested = true;
     added.emplace_back(d, f.get());
     here.defs.emplace(d->name, key);  // the first def of a name is the one calls resolve to
@@ -786,6 +804,7 @@ std::unique_ptr<Program> LowerProgram(py::Module module, const std::string& file
     f->line = s->span.line;
     f->def = s.get();
     f->kind = KindOf(*s, &f->auto_mutex);
+    PipelineOf(*s, f.get());
     if (f->kind == FuncKind::kJit) f->tiling_key = TilingKeyOf(*s, prog->module);
     if (f->kind == FuncKind::kSimt) f->simt_max_threads_src = SimtMaxThreads(*s);
     auto v = std::make_shared<const FuncIR*>(f.get());

@@ -88,6 +88,13 @@ struct FuncIR {
   std::vector<SNode> body;
   const py::Stmt* def = nullptr;
   bool auto_mutex = true;
+  // @pl.pipeline.stage: a stage of the pipeline transform (pipeline_stage.h); a plain helper
+  // unless its kernel enables the transform.
+  bool pipeline_stage = false;
+  // @pl.jit(pipeline=pl.pipeline.PipelineConfig(...)): the transform is on for this kernel;
+  // `pipeline_preload` is its preload= when given as a literal (-1 otherwise).
+  bool pipeline = false;
+  int64_t pipeline_preload = -1;
   // @pl.simt.function(max_threads=N) is a launchable SIMT function: N's expression (module
   // names, like a default value), evaluated at the launch; a bare @pl.simt.function is a SIMT
   // helper that SIMT functions call.

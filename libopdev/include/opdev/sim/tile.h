@@ -114,6 +114,9 @@ struct TileGroup {
   std::vector<std::shared_ptr<Tile>> slots;
   int cursor = -1;  // index of current(); -1 before the first next()
   std::vector<int64_t> mutex_ids;  // make_tile_group(mutex_ids=...) (flattened ints)
+  // make_tile_group(fwd_ids=, bwd_ids=): the cross-core event of each slot that the pipeline
+  // transform sets and waits around the stages writing and reading the group (empty: none).
+  std::vector<int64_t> fwd_ids, bwd_ids;
   int decl_line = 0;
   std::string name;
 
