@@ -1,6 +1,8 @@
 // Builtin registry, constants (dtypes, enum members, layouts) and argument helpers.
 #include "builtins.h"
 
+#include "opdev/api/catalog.h"
+
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 
@@ -55,7 +57,11 @@ bool FindConstant(const std::string& q, Value* out) {
   if (layouts.count(rest)) { *out = Value::Enum("Layout." + rest); return true; }
   if (rest == "DYNAMIC" || rest == "STATIC") { *out = Value::Enum(rest); return true; }
   auto dot = rest.find('.');
-  if (dot != std::string::npos && enums.count(rest.substr(0, dot)) && rest.find('.', dot + 1) == std::string::npos) {
+  if (dot == std::string::npos || rest.find('.', dot + 1) != std::string::npos) return false;
+  // An enum member the API catalog lists (pl.QuantMode.SYM, ...), or one of the enums the
+  // simulator knows beyond it.
+  const api::Enum* e = api::Catalog::Builtin().FindEnum("pl." + rest.substr(0, dot));
+  if ((e && e->HasMember(rest.substr(dot + 1))) || enums.count(rest.substr(0, dot))) {
     *out = Value::Enum(rest);
     return true;
   }

@@ -7,7 +7,9 @@
 #include "builtins.h"
 
 #include "opdev/sim/data_movement.h"
+#include "opdev/sim/tile_index_ops.h"
 #include "opdev/sim/tile_ops.h"
+#include "opdev/sim/tile_quant.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -625,6 +627,66 @@ Value ArgReduceFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   return Value::None();
 }
 
+// gather.md: pl.gather(out, src, idx, tmp, *, cmp_mode=0, offset=0); a cmp_mode other than 0
+// is not described.
+Value GatherFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "pl.gather");
+  RequireKernel(a);
+  Tile& out = a.TileArg(0, "out");
+  Tile& src = a.TileArg(1, "src");
+  Tile& idx = a.TileArg(2, "idx");
+  Tile& tmp = a.TileArg(3, "tmp");
+  if (const Value* m = a.Get(99, "cmp_mode"); m && in.ToInt(*m, call.line, "cmp_mode") != 0)
+    in.Fail(hazard::kUnsupported, call.line,
+            "pl.gather cmp_mode other than 0: gather.md names the compare mode without describing it");
+  int64_t offset = 0;
+  if (const Value* o = a.Get(99, "offset")) offset = in.ToInt(*o, call.line, "offset");
+  for (Tile* t : {&out, &src, &idx, &tmp}) Consume(in, *t);
+  ReportIssues(in, call.line, tileop::Gather(in.Mem(), out, src, idx, tmp, offset));
+  return Value::None();
+}
+
+Value ScatterFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "pl.scatter");
+  RequireKernel(a);
+  Tile& out = a.TileArg(0, "out");
+  Tile& src = a.TileArg(1, "src");
+  Tile& idx = a.TileArg(2, "idx");
+  for (Tile* t : {&out, &src, &idx}) Consume(in, *t);
+  ReportIssues(in, call.line, tileop::Scatter(in.Mem(), out, src, idx));
+  return Value::None();
+}
+
+// quant.md: pl.quant(out, src, scale, *, mode=QuantMode.SYM, offset=None); ASYM needs offset.
+Value QuantFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "pl.quant");
+  RequireKernel(a);
+  Tile& out = a.TileArg(0, "out");
+  Tile& src = a.TileArg(1, "src");
+  Tile& scale = a.TileArg(2, "scale");
+  const std::string mode = a.EnumArg(99, "mode");
+  if (!mode.empty() && mode != "SYM" && mode != "ASYM") a.Fail("unknown mode QuantMode." + mode);
+  Tile* offset = nullptr;
+  if (const Value* o = a.Get(99, "offset"); o && o->kind != VK::kNone && mode == "ASYM") offset = &a.TileArg(99, "offset");
+  if (mode == "ASYM" && !offset) a.Fail("QuantMode.ASYM needs offset= (quant.md)");
+  for (Tile* t : {&out, &src, &scale, offset})
+    if (t) Consume(in, *t);
+  ReportIssues(in, call.line, tileop::Quant(in.Mem(), out, src, scale, offset));
+  return Value::None();
+}
+
+Value DequantFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "pl.dequant");
+  RequireKernel(a);
+  Tile& out = a.TileArg(0, "out");
+  Tile& src = a.TileArg(1, "src");
+  Tile& scale = a.TileArg(2, "scale");
+  Tile& offset = a.TileArg(3, "offset");
+  for (Tile* t : {&out, &src, &scale, &offset}) Consume(in, *t);
+  ReportIssues(in, call.line, tileop::Dequant(in.Mem(), out, src, scale, offset));
+  return Value::None();
+}
+
 template <tileop::Bin OP, int DIM>
 Value ExpandFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   Args a(in, call, pos, kw, "pl expand op");
@@ -934,6 +996,10 @@ void RegisterTileBuiltins(BuiltinTable& t) {
   t["pl.partmin"] = PartFn<tileop::Bin::kMin>;
   t["pl.partmul"] = PartFn<tileop::Bin::kMul>;
   t["pl.transpose"] = TransposeFn;
+  t["pl.gather"] = GatherFn;
+  t["pl.scatter"] = ScatterFn;
+  t["pl.quant"] = QuantFn;
+  t["pl.dequant"] = DequantFn;
   t["pl.argmax"] = ArgReduceFn<true>;
   t["pl.argmin"] = ArgReduceFn<false>;
   t["pl.fill_index"] = FillIndexFn;

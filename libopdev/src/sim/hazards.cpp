@@ -125,6 +125,9 @@ const std::vector<HazardInfo>& HazardCatalogue() {
       {hazard::kGmRace, Severity::kError, c::kImplementationError,
        "two cores access the same GM element, at least one writing, with no happens-before "
        "edge through cross-core events: the result depends on timing"},
+      {hazard::kIndexRange, Severity::kError, c::kImplementationError,
+       "pl.gather / pl.scatter with an index outside its tile, or two scattered elements on one destination "
+       "element (gather.md, scatter.md: undefined)"},
       {hazard::kSimtRace, Severity::kError, c::kImplementationError,
        "two threads of one pl.simt.launch access the same element, at least one writing (SIMT has no "
        "barrier): the result depends on timing"},

@@ -4,6 +4,7 @@
 #include "opdev/sim/hazards.h"
 
 #include "lane_convert.h"
+#include "tile_view.h"
 
 #include "absl/strings/str_format.h"
 
@@ -15,60 +16,6 @@
 namespace opdev::sim::tileop {
 
 namespace {
-
-// Access helper for one tile in a core's memory.
-struct View {
-  SpaceBuffer* buf;
-  const Tile* t;
-  int32_t line = 0;  // provenance stamp
-  bool InRange(int64_t r, int64_t c) const {
-    return t->addr + t->ElementOffset(r, c) + t->elem_size() <= buf->bytes.size();
-  }
-  // The written flags of one element's bytes are checked and set inline (an element is 1 to
-  // 8 bytes; a library call per element costs more than the loop).
-  double Get(int64_t r, int64_t c, bool* undef) const {
-    uint64_t off = t->addr + t->ElementOffset(r, c);
-    const size_t es = t->elem_size();
-    if (off + es > buf->bytes.size()) { *undef = true; return 0; }
-    const uint8_t* w = buf->written.data() + off;
-    for (size_t k = 0; k < es; ++k)
-      if (w[k] == 0) { *undef = true; break; }
-    return LoadScalar(t->type.dtype, buf->bytes.data() + off);
-  }
-  void Set(int64_t r, int64_t c, double v, bool defined) {
-    uint64_t off = t->addr + t->ElementOffset(r, c);
-    const size_t es = t->elem_size();
-    if (off + es > buf->bytes.size()) return;
-    StoreScalar(t->type.dtype, buf->bytes.data() + off, v);
-    uint8_t* w = buf->written.data() + off;
-    for (size_t k = 0; k < es; ++k) w[k] = defined ? 1 : 0;
-    if (!buf->origin.empty()) std::fill_n(buf->origin.begin() + off, t->elem_size(), WriteOrigin{line, -1, 0});
-  }
-  // An integer element, sign-extended for signed dtypes (exact in every width).
-  int64_t GetInt(int64_t r, int64_t c, bool* undef) const {
-    uint64_t off = t->addr + t->ElementOffset(r, c);
-    const size_t es = t->elem_size();
-    if (off + es > buf->bytes.size()) { *undef = true; return 0; }
-    const uint8_t* w = buf->written.data() + off;
-    for (size_t k = 0; k < es; ++k)
-      if (w[k] == 0) { *undef = true; break; }
-    uint64_t bits = 0;
-    std::memcpy(&bits, buf->bytes.data() + off, es);
-    if (IsSigned(t->type.dtype) && es < 8 && (bits >> (es * 8 - 1)) & 1) bits |= ~0ULL << (es * 8);
-    return static_cast<int64_t>(bits);
-  }
-  // The low bytes of v (two's complement) as the element.
-  void SetInt(int64_t r, int64_t c, int64_t v, bool defined) {
-    uint64_t off = t->addr + t->ElementOffset(r, c);
-    const size_t es = t->elem_size();
-    if (off + es > buf->bytes.size()) return;
-    const uint64_t bits = static_cast<uint64_t>(v);
-    std::memcpy(buf->bytes.data() + off, &bits, es);
-    uint8_t* w = buf->written.data() + off;
-    for (size_t k = 0; k < es; ++k) w[k] = defined ? 1 : 0;
-    if (!buf->origin.empty()) std::fill_n(buf->origin.begin() + off, es, WriteOrigin{line, -1, 0});
-  }
-};
 
 // fp32 maximum / minimum with the C library's fmaxf / fminf semantics (a NaN operand yields
 // the other one). One out-of-line instance serves the per-element and the row loops: inlined,
@@ -178,7 +125,6 @@ void RowUn(Un op, const float* x, float* z, int64_t n) {
   }
 }
 
-View V(CoreMemory& mem, const Tile& t) { return View{&mem.Get(t.type.space), &t, mem.op_line}; }
 
 // Rounds through fp32 for float dtypes (the unit computes in fp32), keeps integers exact.
 double Compute(DType t, double v) {
@@ -226,12 +172,6 @@ double ApplyUn(Un op, double x) {
   return 0;
 }
 
-void ReportUndef(std::vector<Issue>& issues, int64_t n, const char* op, const Tile& out) {
-  if (n > 0)
-    issues.push_back({hazard::kUninitRead,
-                      absl::StrFormat("%s into tile '%s' reads %d element(s) never written in this run",
-                                      op, out.name, n)});
-}
 
 void CheckSameDtype(std::vector<Issue>& issues, const char* op, const Tile& a, const Tile& b) {
   if (a.type.dtype != b.type.dtype)

@@ -68,6 +68,7 @@ inline constexpr std::string_view kGmRace = "SIM-GM-RACE";                 // un
 inline constexpr std::string_view kXcoreRace = "SIM-XCORE-RACE";           // unordered cross-core on-chip accesses
 inline constexpr std::string_view kXcoreRaceSame = "SIM-XCORE-RACE-SAME";  // ... both writes leave the same bytes
 inline constexpr std::string_view kXcoreUnconsumed = "SIM-XCORE-UNCONSUMED";  // a set no wait consumed
+inline constexpr std::string_view kIndexRange = "SIM-INDEX-RANGE";  // gather/scatter index outside, or a conflict
 inline constexpr std::string_view kSimtRace = "SIM-SIMT-RACE";  // two SIMT threads of a launch on one element
 // Pipes of one core (docs/simulator.md, "Pipes of one core").
 inline constexpr std::string_view kPipeRace = "SIM-PIPE-RACE";            // two pipes, same bytes, no edge

@@ -1,0 +1,146 @@
+// pl.gather / pl.scatter over tiles in a core's memory (tile_index_ops.h).
+#include "opdev/sim/tile_index_ops.h"
+
+#include "opdev/sim/hazards.h"
+#include "opdev/sim/tile_ops.h"
+
+#include "tile_view.h"
+
+#include "absl/strings/str_format.h"
+
+#include <string>
+
+namespace opdev::sim::tileop {
+
+namespace {
+
+bool IndexDtype(DType t) {
+  return t == DType::kInt16 || t == DType::kUInt16 || t == DType::kInt32 || t == DType::kUInt32;
+}
+
+std::string Dt(const Tile& t) { return std::string(DTypeName(t.type.dtype)); }
+
+bool Overlap(const Tile& a, const Tile& b) {
+  return a.type.space == b.type.space && a.addr < b.addr + b.size && b.addr < a.addr + a.size;
+}
+
+void CheckSame(std::vector<Issue>& issues, const char* op, const Tile& out, const Tile& src) {
+  if (out.type.dtype != src.type.dtype)
+    issues.push_back({hazard::kTypeMismatch, absl::StrFormat("%s: out tile '%s' is %s but src tile '%s' is %s", op,
+                                                             out.name, Dt(out), src.name, Dt(src))});
+  if (src.type.EffectiveLayout() != Layout::kND || out.type.EffectiveLayout() != Layout::kND)
+    issues.push_back({hazard::kTileShapeAlign,
+                      absl::StrFormat("%s: out '%s' and src '%s' must be row-major (ND) tiles", op, out.name, src.name)});
+}
+
+}  // namespace
+
+std::vector<Issue> Gather(CoreMemory& mem, Tile& out, const Tile& src, const Tile& idx, Tile& tmp, int64_t offset) {
+  std::vector<Issue> issues;
+  CheckSame(issues, "pl.gather", out, src);
+  if (!IndexDtype(idx.type.dtype) || (DTypeSize(src.type.dtype) == 8 && DTypeSize(idx.type.dtype) != 4))
+    issues.push_back({hazard::kTypeMismatch,
+                      absl::StrFormat("pl.gather: index tile '%s' is %s; indices are 16- or 32-bit integers "
+                                      "(32-bit for 64-bit data) (gather.md)",
+                                      idx.name, Dt(idx))});
+  if (tmp.type.dtype != idx.type.dtype || tmp.type.shape != idx.type.shape)
+    issues.push_back({hazard::kTypeMismatch,
+                      absl::StrFormat("pl.gather: tmp tile '%s' (%s [%d, %d]) must have the index tile's dtype and "
+                                      "shape (%s [%d, %d]) (gather.md)",
+                                      tmp.name, Dt(tmp), tmp.type.shape[0], tmp.type.shape[1], Dt(idx),
+                                      idx.type.shape[0], idx.type.shape[1])});
+  for (const Tile* t : {static_cast<const Tile*>(&out), &src, &idx})
+    if (Overlap(tmp, *t))
+      issues.push_back({hazard::kTileOverlap,
+                        absl::StrFormat("pl.gather: tmp tile '%s' overlaps '%s'; the workspace may not overlap "
+                                        "out, src or idx (gather.md)",
+                                        tmp.name, t->name)});
+  if (out.valid_rows != idx.valid_rows || out.valid_cols != idx.valid_cols)
+    issues.push_back({hazard::kTileShapeAlign,
+                      absl::StrFormat("pl.gather: out '%s' valid shape [%d, %d] differs from the index tile's [%d, %d]",
+                                      out.name, out.valid_rows, out.valid_cols, idx.valid_rows, idx.valid_cols)});
+  if (!issues.empty()) return issues;
+  View vo = V(mem, out), vs = V(mem, src), vi = V(mem, idx);
+  const int64_t cols = src.type.shape[1], n = src.type.shape[0] * cols;
+  int64_t undef = 0, bad = 0, first_bad = 0;
+  for (int64_t r = 0; r < idx.valid_rows; ++r)
+    for (int64_t c = 0; c < idx.valid_cols; ++c) {
+      bool u = false;
+      const int64_t k = vi.GetInt(r, c, &u) + offset;
+      if (u) {
+        ++undef;
+        vo.SetInt(r, c, 0, false);
+        continue;
+      }
+      if (k < 0 || k >= n) {
+        if (bad++ == 0) first_bad = k;
+        continue;
+      }
+      CopyElement(vo, r, c, vs, k / cols, k % cols);
+    }
+  Clobber(mem, tmp);
+  if (bad > 0)
+    issues.push_back({hazard::kIndexRange,
+                      absl::StrFormat("pl.gather: %d index value(s) + offset %d fall outside src tile '%s' (%d "
+                                      "elements), e.g. %d; gather.md leaves that undefined",
+                                      bad, offset, src.name, n, first_bad)});
+  ReportUndef(issues, undef, "pl.gather (index)", out);
+  return issues;
+}
+
+std::vector<Issue> Scatter(CoreMemory& mem, Tile& out, const Tile& src, const Tile& idx) {
+  std::vector<Issue> issues;
+  CheckSame(issues, "pl.scatter", out, src);
+  // scatter.md's table: 32/64-bit data take 32-bit indices, 8/16-bit data 16-bit ones.
+  const size_t want = DTypeSize(src.type.dtype) >= 4 ? 4 : 2;
+  if (!IndexDtype(idx.type.dtype) || DTypeSize(idx.type.dtype) != want)
+    issues.push_back({hazard::kTypeMismatch,
+                      absl::StrFormat("pl.scatter: index tile '%s' is %s; %s data takes %d-bit indices (scatter.md)",
+                                      idx.name, Dt(idx), Dt(src), want * 8)});
+  if (src.type.shape != out.type.shape)
+    issues.push_back({hazard::kTileShapeAlign,
+                      absl::StrFormat("pl.scatter: src '%s' [%d, %d] must have out '%s''s shape [%d, %d]", src.name,
+                                      src.type.shape[0], src.type.shape[1], out.name, out.type.shape[0],
+                                      out.type.shape[1])});
+  if (idx.valid_rows != src.valid_rows || idx.valid_cols != src.valid_cols)
+    issues.push_back({hazard::kTileShapeAlign,
+                      absl::StrFormat("pl.scatter: index tile '%s' valid shape [%d, %d] differs from src's [%d, %d]",
+                                      idx.name, idx.valid_rows, idx.valid_cols, src.valid_rows, src.valid_cols)});
+  if (!issues.empty()) return issues;
+  View vo = V(mem, out), vs = V(mem, src), vi = V(mem, idx);
+  const int64_t cols = out.type.shape[1], n = out.type.shape[0] * cols;
+  std::vector<uint8_t> hit(static_cast<size_t>(n), 0);
+  int64_t undef = 0, bad = 0, first_bad = 0, conflicts = 0, first_conflict = 0;
+  for (int64_t r = 0; r < src.valid_rows; ++r)
+    for (int64_t c = 0; c < src.valid_cols; ++c) {
+      bool u = false;
+      const int64_t k = vi.GetInt(r, c, &u);
+      if (u) {
+        ++undef;
+        continue;
+      }
+      if (k < 0 || k >= n) {
+        if (bad++ == 0) first_bad = k;
+        continue;
+      }
+      if (hit[static_cast<size_t>(k)]++ && conflicts++ == 0) first_conflict = k;
+      CopyElement(vo, k / cols, k % cols, vs, r, c);
+    }
+  if (bad > 0)
+    issues.push_back({hazard::kIndexRange,
+                      absl::StrFormat("pl.scatter: %d index value(s) fall outside out tile '%s' (%d elements), e.g. "
+                                      "%d; scatter.md leaves that undefined",
+                                      bad, out.name, n, first_bad)});
+  if (conflicts > 0)
+    issues.push_back({hazard::kIndexRange,
+                      absl::StrFormat("pl.scatter: %d element(s) of out tile '%s' are written more than once (e.g. "
+                                      "flat offset %d); scatter.md leaves a write conflict undefined",
+                                      conflicts, out.name, first_conflict)});
+  if (undef > 0)
+    issues.push_back({hazard::kUninitRead,
+                      absl::StrFormat("pl.scatter into tile '%s' reads %d index element(s) never written in this run",
+                                      out.name, undef)});
+  return issues;
+}
+
+}  // namespace opdev::sim::tileop

@@ -1,0 +1,95 @@
+// Element access of one tile in a core's memory for the tile operations (tile_ops.cpp,
+// tile_index_ops.cpp, tile_quant.cpp): values by (row, column) through the tile's layout, with
+// the written flag of every byte checked on read and set on write, and the report of
+// never-written elements read.
+#pragma once
+
+#include "opdev/sim/data_movement.h"
+#include "opdev/sim/hazards.h"
+#include "opdev/sim/memory.h"
+#include "opdev/sim/tile.h"
+
+#include "absl/strings/str_format.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+namespace opdev::sim::tileop {
+
+// Access helper for one tile in a core's memory.
+struct View {
+  SpaceBuffer* buf;
+  const Tile* t;
+  int32_t line = 0;  // provenance stamp
+  bool InRange(int64_t r, int64_t c) const {
+    return t->addr + t->ElementOffset(r, c) + t->elem_size() <= buf->bytes.size();
+  }
+  // The written flags of one element's bytes are checked and set inline (an element is 1 to
+  // 8 bytes; a library call per element costs more than the loop).
+  double Get(int64_t r, int64_t c, bool* undef) const {
+    uint64_t off = t->addr + t->ElementOffset(r, c);
+    const size_t es = t->elem_size();
+    if (off + es > buf->bytes.size()) { *undef = true; return 0; }
+    const uint8_t* w = buf->written.data() + off;
+    for (size_t k = 0; k < es; ++k)
+      if (w[k] == 0) { *undef = true; break; }
+    return LoadScalar(t->type.dtype, buf->bytes.data() + off);
+  }
+  void Set(int64_t r, int64_t c, double v, bool defined) {
+    uint64_t off = t->addr + t->ElementOffset(r, c);
+    const size_t es = t->elem_size();
+    if (off + es > buf->bytes.size()) return;
+    StoreScalar(t->type.dtype, buf->bytes.data() + off, v);
+    uint8_t* w = buf->written.data() + off;
+    for (size_t k = 0; k < es; ++k) w[k] = defined ? 1 : 0;
+    if (!buf->origin.empty()) std::fill_n(buf->origin.begin() + off, t->elem_size(), WriteOrigin{line, -1, 0});
+  }
+  // An integer element, sign-extended for signed dtypes (exact in every width).
+  int64_t GetInt(int64_t r, int64_t c, bool* undef) const {
+    uint64_t off = t->addr + t->ElementOffset(r, c);
+    const size_t es = t->elem_size();
+    if (off + es > buf->bytes.size()) { *undef = true; return 0; }
+    const uint8_t* w = buf->written.data() + off;
+    for (size_t k = 0; k < es; ++k)
+      if (w[k] == 0) { *undef = true; break; }
+    uint64_t bits = 0;
+    std::memcpy(&bits, buf->bytes.data() + off, es);
+    if (IsSigned(t->type.dtype) && es < 8 && (bits >> (es * 8 - 1)) & 1) bits |= ~0ULL << (es * 8);
+    return static_cast<int64_t>(bits);
+  }
+  // The low bytes of v (two's complement) as the element.
+  void SetInt(int64_t r, int64_t c, int64_t v, bool defined) {
+    uint64_t off = t->addr + t->ElementOffset(r, c);
+    const size_t es = t->elem_size();
+    if (off + es > buf->bytes.size()) return;
+    const uint64_t bits = static_cast<uint64_t>(v);
+    std::memcpy(buf->bytes.data() + off, &bits, es);
+    uint8_t* w = buf->written.data() + off;
+    for (size_t k = 0; k < es; ++k) w[k] = defined ? 1 : 0;
+    if (!buf->origin.empty()) std::fill_n(buf->origin.begin() + off, es, WriteOrigin{line, -1, 0});
+  }
+};
+
+inline View V(CoreMemory& mem, const Tile& t) { return View{&mem.Get(t.type.space), &t, mem.op_line}; }
+
+// Copies element (sr, sc) of `from` into element (r, c) of `to` byte for byte, with its written
+// flags (gather / scatter move elements, they do not convert them).
+inline void CopyElement(View& to, int64_t r, int64_t c, const View& from, int64_t sr, int64_t sc) {
+  const uint64_t d = to.t->addr + to.t->ElementOffset(r, c);
+  const uint64_t f = from.t->addr + from.t->ElementOffset(sr, sc);
+  const size_t es = to.t->elem_size();
+  if (d + es > to.buf->bytes.size() || f + es > from.buf->bytes.size()) return;
+  std::memmove(to.buf->bytes.data() + d, from.buf->bytes.data() + f, es);
+  std::memmove(to.buf->written.data() + d, from.buf->written.data() + f, es);
+  if (!to.buf->origin.empty()) std::fill_n(to.buf->origin.begin() + d, es, WriteOrigin{to.line, -1, 0});
+}
+
+inline void ReportUndef(std::vector<Issue>& issues, int64_t n, const char* op, const Tile& out) {
+  if (n > 0)
+    issues.push_back({hazard::kUninitRead,
+                      absl::StrFormat("%s into tile '%s' reads %d element(s) never written in this run",
+                                      op, out.name, n)});
+}
+
+}  // namespace opdev::sim::tileop
