@@ -13,6 +13,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <tuple>
 
 using namespace opdev;
 using simtest::HasAt;
@@ -197,4 +198,56 @@ TEST_CASE("sim: pl.dequant: (src - offset) * scale per row in FP32") {
     const float kk = i < 32 ? 0.25f : 0.1f, zz = i < 32 ? 3.0f : -5.0f;
     CHECK(Out(r).GetDouble(i) == static_cast<double>((static_cast<float>(x[i]) - zz) * kk));
   }
+}
+
+TEST_CASE("sim: pl.gathermask: the pattern's columns packed; a wrong out width is a finding") {
+  auto kernel = [](int out_cols, int mode) {
+    return Kernel("src: pl.Tensor[[4, 64], pl.DT_FP16], out: pl.Tensor[[4, " + std::to_string(out_cols) + "], pl.DT_FP16]",
+                  Group("gs", "DT_FP16", 4, 64, 0, 0) + Group("go", "DT_FP16", 4, out_cols, 0x1000, 1),
+                  "        s = gs.current()\n        o = go.current()\n        pl.load(s, src, [0, 0])\n"
+                  "        pl.gathermask(o, s, pattern_mode=" + std::to_string(mode) + ")\n        pl.store(out, o, [0, 0])\n");
+  };
+  std::vector<double> x(256);
+  for (int i = 0; i < 256; ++i) x[i] = i;
+  for (auto [mode, first, step] : {std::tuple{1, 0, 2}, {2, 1, 2}, {4, 1, 4}, {6, 3, 4}, {7, 0, 1}}) {
+    const int cols = 64 / step;
+    const std::string src = kernel(cols, mode);
+    auto r = Run(src, {T(DType::kFloat16, {4, 64}, x), *precision::Tensor::Zeros(DType::kFloat16, {4, cols})}, true);
+    INFO("pattern_mode " << mode << "\n" << r.hazards.CountsText());
+    CHECK_FALSE(r.hazards.HasErrors());
+    for (int row = 0; row < 4; ++row)
+      for (int c = 0; c < cols; ++c) CHECK(Out(r).GetDouble(row * cols + c) == row * 64 + first + c * step);
+  }
+  const std::string wrong = kernel(32, 3);  // pattern 3 selects 16 columns
+  auto r = Run(wrong, {T(DType::kFloat16, {4, 64}, x), *precision::Tensor::Zeros(DType::kFloat16, {4, 32})});
+  CHECK(HasAt(r.hazards, sim::hazard::kTileShapeAlign, LineOf(wrong, "pl.gathermask(")));
+}
+
+TEST_CASE("sim: pl.gatherb: 32-byte blocks from byte offsets; an offset past the tile is SIM-INDEX-RANGE") {
+  const std::string src = Kernel(
+      "src: pl.Tensor[[2, 64], pl.DT_FP16], off: pl.Tensor[[2, 8], pl.DT_UINT32], out: pl.Tensor[[2, 64], pl.DT_FP16]",
+      Group("gs", "DT_FP16", 2, 64, 0, 0) + Group("gf", "DT_UINT32", 2, 8, 0x1000, 1) +
+          Group("go", "DT_FP16", 2, 64, 0x2000, 2),
+      "        s = gs.current()\n        f = gf.current()\n        o = go.current()\n"
+      "        pl.set_validshape(f, [2, 4])\n"
+      "        pl.load(s, src, [0, 0])\n        pl.load(f, off, [0, 0])\n"
+      "        pl.gatherb(o, s, f)\n        pl.store(out, o, [0, 0])\n");
+  std::vector<double> x(128), off(16, 0.0);
+  for (int i = 0; i < 128; ++i) x[i] = i;
+  // Row r, block j takes source block 7 - (4 r + j) (blocks of 16 fp16 elements, 32 bytes).
+  for (int r = 0; r < 2; ++r)
+    for (int j = 0; j < 4; ++j) off[r * 8 + j] = 32.0 * (7 - (4 * r + j));
+  auto run = [&](const std::vector<double>& o) {
+    return Run(src, {T(DType::kFloat16, {2, 64}, x), T(DType::kUInt32, {2, 8}, o),
+                     *precision::Tensor::Zeros(DType::kFloat16, {2, 64})}, true);
+  };
+  auto r = run(off);
+  INFO(r.hazards.CountsText());
+  CHECK_FALSE(r.hazards.HasErrors());
+  for (int row = 0; row < 2; ++row)
+    for (int c = 0; c < 64; ++c)
+      CHECK(Out(r).GetDouble(row * 64 + c) == 16 * (7 - (4 * row + c / 16)) + c % 16);
+  off[3] = 256 - 16;  // the block would end 16 bytes past the 256-byte tile
+  auto r2 = run(off);
+  CHECK(HasAt(r2.hazards, sim::hazard::kIndexRange, LineOf(src, "pl.gatherb(")));
 }

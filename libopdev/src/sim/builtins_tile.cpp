@@ -646,6 +646,30 @@ Value GatherFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   return Value::None();
 }
 
+// gathermask.md: pl.gathermask(out, src, *, pattern_mode) with a compile-time 1..7.
+Value GatherMaskFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "pl.gathermask");
+  RequireKernel(a);
+  Tile& out = a.TileArg(0, "out");
+  Tile& src = a.TileArg(1, "src");
+  const int64_t mode = a.Int(99, "pattern_mode");
+  Consume(in, out);
+  Consume(in, src);
+  ReportIssues(in, call.line, tileop::GatherMask(in.Mem(), out, src, mode));
+  return Value::None();
+}
+
+Value GatherBFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "pl.gatherb");
+  RequireKernel(a);
+  Tile& out = a.TileArg(0, "out");
+  Tile& src = a.TileArg(1, "src");
+  Tile& offsets = a.TileArg(2, "offsets");
+  for (Tile* t : {&out, &src, &offsets}) Consume(in, *t);
+  ReportIssues(in, call.line, tileop::GatherBlocks(in.Mem(), out, src, offsets));
+  return Value::None();
+}
+
 Value ScatterFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   Args a(in, call, pos, kw, "pl.scatter");
   RequireKernel(a);
@@ -998,6 +1022,8 @@ void RegisterTileBuiltins(BuiltinTable& t) {
   t["pl.transpose"] = TransposeFn;
   t["pl.gather"] = GatherFn;
   t["pl.scatter"] = ScatterFn;
+  t["pl.gathermask"] = GatherMaskFn;
+  t["pl.gatherb"] = GatherBFn;
   t["pl.quant"] = QuantFn;
   t["pl.dequant"] = DequantFn;
   t["pl.argmax"] = ArgReduceFn<true>;

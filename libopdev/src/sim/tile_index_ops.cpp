@@ -8,6 +8,8 @@
 
 #include "absl/strings/str_format.h"
 
+#include <algorithm>
+#include <cstring>
 #include <string>
 
 namespace opdev::sim::tileop {
@@ -139,6 +141,88 @@ std::vector<Issue> Scatter(CoreMemory& mem, Tile& out, const Tile& src, const Ti
   if (undef > 0)
     issues.push_back({hazard::kUninitRead,
                       absl::StrFormat("pl.scatter into tile '%s' reads %d index element(s) never written in this run",
+                                      out.name, undef)});
+  return issues;
+}
+
+std::vector<Issue> GatherMask(CoreMemory& mem, Tile& out, const Tile& src, int64_t pattern_mode) {
+  std::vector<Issue> issues;
+  CheckSame(issues, "pl.gathermask", out, src);
+  if (pattern_mode < 1 || pattern_mode > 7) {
+    issues.push_back({hazard::kTypeMismatch,
+                      absl::StrFormat("pl.gathermask: pattern_mode %d outside 1..7 (gathermask.md)", pattern_mode)});
+    return issues;
+  }
+  // The selected columns: start and step.
+  const int64_t step = pattern_mode == 7 ? 1 : pattern_mode <= 2 ? 2 : 4;
+  const int64_t first = pattern_mode == 7 ? 0 : pattern_mode <= 2 ? pattern_mode - 1 : pattern_mode - 3;
+  const int64_t cols = src.valid_cols > first ? (src.valid_cols - first + step - 1) / step : 0;
+  if (out.valid_rows != src.valid_rows || out.valid_cols != cols)
+    issues.push_back({hazard::kTileShapeAlign,
+                      absl::StrFormat("pl.gathermask pattern_mode=%d: out '%s' valid shape [%d, %d], but %d rows of "
+                                      "%d selected columns come from src '%s' (gathermask.md)",
+                                      pattern_mode, out.name, out.valid_rows, out.valid_cols, src.valid_rows, cols,
+                                      src.name)});
+  if (!issues.empty()) return issues;
+  View vo = V(mem, out), vs = V(mem, src);
+  for (int64_t r = 0; r < out.valid_rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) CopyElement(vo, r, c, vs, r, first + c * step);
+  return issues;
+}
+
+std::vector<Issue> GatherBlocks(CoreMemory& mem, Tile& out, const Tile& src, const Tile& offsets) {
+  std::vector<Issue> issues;
+  CheckSame(issues, "pl.gatherb", out, src);
+  const int64_t es = static_cast<int64_t>(DTypeSize(out.type.dtype));
+  if (es > 4)
+    issues.push_back({hazard::kTypeMismatch,
+                      absl::StrFormat("pl.gatherb: %s data; gatherb.md takes b8, b16 and b32", Dt(out))});
+  if (offsets.type.dtype != DType::kUInt32)
+    issues.push_back({hazard::kTypeMismatch,
+                      absl::StrFormat("pl.gatherb: offsets tile '%s' is %s, not DT_UINT32 (gatherb.md)", offsets.name,
+                                      Dt(offsets))});
+  const int64_t per_block = es > 0 && es <= 4 ? 32 / es : 1;
+  if (out.type.shape[1] % per_block != 0 || offsets.valid_rows < out.valid_rows ||
+      offsets.valid_cols * per_block < out.valid_cols)
+    issues.push_back({hazard::kTileShapeAlign,
+                      absl::StrFormat("pl.gatherb: out '%s' [%d, %d] needs an offsets tile of [%d, %d] (one per "
+                                      "32-byte block), '%s' has valid [%d, %d]",
+                                      out.name, out.valid_rows, out.valid_cols, out.valid_rows,
+                                      (out.valid_cols + per_block - 1) / per_block, offsets.name, offsets.valid_rows,
+                                      offsets.valid_cols)});
+  if (!issues.empty()) return issues;
+  View vo = V(mem, out), vf = V(mem, offsets);
+  SpaceBuffer& sb = mem.Get(src.type.space);
+  const int64_t total = static_cast<int64_t>(src.type.Bytes());
+  const int64_t blocks = (out.valid_cols + per_block - 1) / per_block;
+  int64_t bad = 0, first_bad = 0, undef = 0;
+  for (int64_t r = 0; r < out.valid_rows; ++r)
+    for (int64_t j = 0; j < blocks; ++j) {
+      bool u = false;
+      const int64_t off = vf.GetInt(r, j, &u);
+      if (u) {
+        ++undef;
+        continue;
+      }
+      if (off < 0 || off + 32 > total) {
+        if (bad++ == 0) first_bad = off;
+        continue;
+      }
+      const uint64_t from = src.addr + static_cast<uint64_t>(off);
+      const uint64_t to = out.addr + out.ElementOffset(r, j * per_block);
+      if (from + 32 > sb.bytes.size() || to + 32 > vo.buf->bytes.size()) continue;
+      std::memmove(vo.buf->bytes.data() + to, sb.bytes.data() + from, 32);
+      std::memmove(vo.buf->written.data() + to, sb.written.data() + from, 32);
+      if (!vo.buf->origin.empty()) std::fill_n(vo.buf->origin.begin() + to, 32, WriteOrigin{vo.line, -1, 0});
+    }
+  if (bad > 0)
+    issues.push_back({hazard::kIndexRange,
+                      absl::StrFormat("pl.gatherb: %d byte offset(s) leave src tile '%s' (%d bytes) for a 32-byte "
+                                      "block, e.g. %d; gatherb.md leaves that undefined",
+                                      bad, src.name, total, first_bad)});
+  if (undef > 0)
+    issues.push_back({hazard::kUninitRead,
+                      absl::StrFormat("pl.gatherb into tile '%s' reads %d offset element(s) never written in this run",
                                       out.name, undef)});
   return issues;
 }
