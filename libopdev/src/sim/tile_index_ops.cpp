@@ -35,6 +35,14 @@ void CheckSame(std::vector<Issue>& issues, const char* op, const Tile& out, cons
                       absl::StrFormat("%s: out '%s' and src '%s' must be row-major (ND) tiles", op, out.name, src.name)});
 }
 
+// The index tile and the tile it indexes for cover the same valid window.
+void SameValid(std::vector<Issue>& issues, const char* op, const Tile& a, const Tile& b) {
+  if (a.valid_rows != b.valid_rows || a.valid_cols != b.valid_cols)
+    issues.push_back({hazard::kTileShapeAlign,
+                      absl::StrFormat("%s: tile '%s' valid shape [%d, %d] differs from tile '%s''s [%d, %d]", op,
+                                      a.name, a.valid_rows, a.valid_cols, b.name, b.valid_rows, b.valid_cols)});
+}
+
 }  // namespace
 
 std::vector<Issue> Gather(CoreMemory& mem, Tile& out, const Tile& src, const Tile& idx, Tile& tmp, int64_t offset) {
@@ -57,10 +65,7 @@ std::vector<Issue> Gather(CoreMemory& mem, Tile& out, const Tile& src, const Til
                         absl::StrFormat("pl.gather: tmp tile '%s' overlaps '%s'; the workspace may not overlap "
                                         "out, src or idx (gather.md)",
                                         tmp.name, t->name)});
-  if (out.valid_rows != idx.valid_rows || out.valid_cols != idx.valid_cols)
-    issues.push_back({hazard::kTileShapeAlign,
-                      absl::StrFormat("pl.gather: out '%s' valid shape [%d, %d] differs from the index tile's [%d, %d]",
-                                      out.name, out.valid_rows, out.valid_cols, idx.valid_rows, idx.valid_cols)});
+  SameValid(issues, "pl.gather", out, idx);
   if (!issues.empty()) return issues;
   View vo = V(mem, out), vs = V(mem, src), vi = V(mem, idx);
   const int64_t cols = src.type.shape[1], n = src.type.shape[0] * cols;
@@ -104,10 +109,7 @@ std::vector<Issue> Scatter(CoreMemory& mem, Tile& out, const Tile& src, const Ti
                       absl::StrFormat("pl.scatter: src '%s' [%d, %d] must have out '%s''s shape [%d, %d]", src.name,
                                       src.type.shape[0], src.type.shape[1], out.name, out.type.shape[0],
                                       out.type.shape[1])});
-  if (idx.valid_rows != src.valid_rows || idx.valid_cols != src.valid_cols)
-    issues.push_back({hazard::kTileShapeAlign,
-                      absl::StrFormat("pl.scatter: index tile '%s' valid shape [%d, %d] differs from src's [%d, %d]",
-                                      idx.name, idx.valid_rows, idx.valid_cols, src.valid_rows, src.valid_cols)});
+  SameValid(issues, "pl.scatter", idx, src);
   if (!issues.empty()) return issues;
   View vo = V(mem, out), vs = V(mem, src), vi = V(mem, idx);
   const int64_t cols = out.type.shape[1], n = out.type.shape[0] * cols;
