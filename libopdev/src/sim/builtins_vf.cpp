@@ -532,6 +532,37 @@ Value FullFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   return MakeReg(std::move(out));
 }
 
+// arange.md: dst[i] = start + i (INCREASE_ORDER, the default) or start - i (DECREASE_ORDER)
+// over every lane; dtype= is required. Integer lanes keep the low bits of the value (two's
+// complement), float lanes the value rounded to the dtype.
+Value ArangeFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "vf.arange");
+  RequireVf(a);
+  const int64_t start = a.Int(0, "start");
+  const std::string_view order = a.EnumName(1, "index_order");
+  if (!order.empty() && order != "INCREASE_ORDER" && order != "DECREASE_ORDER")
+    a.Fail("unknown index_order IndexOrder." + std::string(order));
+  const Value* dv = a.Get(2, "dtype");
+  if (!dv || dv->kind != VK::kDType) a.Fail("dtype= is required: a scalar start gives no register dtype (arange.md)");
+  const DType d = dv->dtype();
+  CheckRegDtype(a, call, d);
+  VReg r;
+  r.dtype = d;
+  const int64_t step = order == "DECREASE_ORDER" ? -1 : 1;
+  const int es = r.ElemBytes();
+  for (int lane = 0; lane < r.Lanes(); ++lane) {
+    const int64_t v = start + step * lane;
+    if (IsFloating(d)) {
+      r.Set(lane, static_cast<double>(v));
+    } else {
+      const uint64_t bits = static_cast<uint64_t>(v);
+      std::memcpy(r.raw.data() + static_cast<size_t>(lane) * es, &bits, static_cast<size_t>(es));
+    }
+  }
+  Count(in, r);
+  return MakeReg(std::move(r));
+}
+
 Value SelectFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   Args a(in, call, pos, kw, "vf.select");
   RequireVf(a);
@@ -781,6 +812,7 @@ void RegisterVfBuiltins(BuiltinTable& t) {
   t["vf.reduce_max"] = ReduceFn<vf::ReduceOp::kMax>;
   t["vf.reduce_min"] = ReduceFn<vf::ReduceOp::kMin>;
   t["vf.full"] = FullFn;
+  t["vf.arange"] = ArangeFn;
   t["vf.select"] = SelectFn;
   t["vf.eq"] = CompareFn<vf::CmpOp::kEq>;
   t["vf.ne"] = CompareFn<vf::CmpOp::kNe>;
