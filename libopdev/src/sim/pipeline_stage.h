@@ -8,10 +8,10 @@
 // `i` the stage's rotation index modulo the group's depth. Which stages read or write a buffer
 // comes from the stage's body (the API catalog's operand access, through helper and vector
 // functions; a branch counts as taken). The docs leave the first and last uses open: the
-// framework's planner (python/pypto_pro/runtime/pipeline/_sync_graph.py) guards the producer's
-// first `depth` waits (no slot was released yet) and drains the releases still pending after
-// its loop, because the device needs set and wait counts to match. The simulator does the
-// same: the producer skips the backward wait of its first `depth` uses and waits for the
+// framework's planner (python/pypto_pro/runtime/pipeline/_sync_graph.py) pre-fires `depth`
+// backward sets from the reader before the loop and drains the releases left after it from the
+// writer, because the device needs set and wait counts to match. The simulator balances the
+// same counts: the writer skips the backward wait of its first `depth` uses and waits for the
 // outstanding releases when its kernel body ends. `preload` reorders the stages for overlap
 // only; with the inserted events the order of the stages within a core stays program order
 // here (docs/simulator.md, "Automatic pipeline").
