@@ -155,6 +155,7 @@ class Interp {
   bool record_provenance = false;  // stamp written bytes with their writer (SimOptions)
   uint64_t schedule_seed = 0;      // 0: fixed core order; else the interleaving's PRNG seed
   bool pipe_sync = false;          // the intra-core pipe model (SimOptions::pipe_sync)
+  uint32_t pipe_reg_epoch = 0;     // V epoch of the vf.* register load/store running (builtins_pipe.cpp)
   // The launch in progress: its scheduler and cross-core events (nullptr outside a kernel),
   // and the GM race tracker (nullptr when the launch has one core).
   CoreScheduler* sched = nullptr;
