@@ -7,6 +7,7 @@
 #include "sim_test_util.h"
 
 #include "opdev/sim/hazards.h"
+#include "opdev/sim/launch.h"
 #include "opdev/sim/simulator.h"
 
 #include <catch2/catch.hpp>
@@ -338,7 +339,7 @@ TEST_CASE("pipes: the phase= unit flag orders the FIX store after the matmul; wi
   CHECK(HasAt(r2.hazards, hazard::kPipeRace, LineOf(no_mte1, "pl.matmul(ac, al, br, phase=pl.AccPhase.Final)")));
 }
 
-TEST_CASE("pipes: the model is opt-in: without SimOptions::pipe_sync the sync calls are no-ops") {
+TEST_CASE("pipes: the model is on by default; with SimOptions::pipe_sync false the sync calls are no-ops") {
   std::string bare = Mutate(kFlags,
                             "        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)\n"
                             "        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)\n",
