@@ -11,7 +11,7 @@ constexpr const char* kUsage =
     "opdev sim FILE --entry NAME --in X.npy [--in Y.npy ...] --out-dir DIR\n"
     "          [--block-dim N] [--scalar V ...] [--target a5|a3] [--vector-cores N]\n"
     "          [--cube-cores N] [--work-budget UNITS] [--schedule-seed N]\n"
-    "          [--tiling-key NAME=VALUE ...] [--json]\n"
+    "          [--tiling-key NAME=VALUE ...] [--no-pipe-sync] [--json]\n"
     "       opdev sim --hazards [--json]\n\n"
     "Executes the entry of a PyPTO-Pro kernel file on the CPU: a wrapper (inputs bind to its\n"
     "parameters; its statements must stay within the wrapper boundary; outputs are the tensors\n"
@@ -31,6 +31,10 @@ constexpr const char* kUsage =
     "the block_dim limit of a launch (SIM-BLOCK-DIM) is checked against them.\n"
     "--tiling-key NAME=VALUE gives a kernel entry declared with @pl.jit(tiling_key=...) the key\n"
     "its host launch kernel[stream, block_dim, {...}] would (every field, tiling_key.md).\n"
+    "The pipes of each core are checked by default (SIM-PIPE-*: a missing sync_src/sync_dst,\n"
+    "mutex or barrier between two pipes on the same on-chip bytes, as on the device, where\n"
+    "nothing inserts them for make_tile tiles); --no-pipe-sync runs one core's pipes in program\n"
+    "order instead (--pipe-sync, the default, is accepted).\n"
     "Exit status: 0 ran clean, 1 hazards (errors) or the run stopped, 2 usage or input error.";
 
 int RunSim(const std::vector<std::string>& args) {
@@ -52,7 +56,8 @@ int RunSim(const std::vector<std::string>& args) {
       "tiling-key", po::value<std::vector<std::string>>()->composing(),
       "NAME=VALUE of a kernel entry's tiling key (repeat per field)")(
       "pipe-sync", po::bool_switch(),
-      "check the pipes of each core: SIM-PIPE-* for missing sync_src/sync_dst, mutexes, barriers")(
+      "check the pipes of each core (the default): SIM-PIPE-* for missing sync_src/sync_dst, mutexes, barriers")(
+      "no-pipe-sync", po::bool_switch(), "run one core's pipes in program order, without the pipe model")(
       "hazards", po::bool_switch(), "list the hazard catalogue and exit")(
       "json", po::bool_switch(), "machine-readable result");
   po::positional_options_description pos;
@@ -68,7 +73,7 @@ int RunSim(const std::vector<std::string>& args) {
                               {"cube_cores", vm["cube-cores"].as<int64_t>()},
                               {"work_budget", vm["work-budget"].as<int64_t>()},
                               {"schedule_seed", vm["schedule-seed"].as<int64_t>()},
-                              {"pipe_sync", vm["pipe-sync"].as<bool>()}};
+                              {"pipe_sync", !vm["no-pipe-sync"].as<bool>()}};
   for (const char* key : {"file", "entry", "out-dir"})
     if (vm.count(key)) request[RequestKey(key)] = vm[key].as<std::string>();
   if (vm.count("in")) {

@@ -99,11 +99,13 @@ OPDEV_EXPORT int opdev_lint(opdev_context *ctx, const char *request_json, char *
 
 /* sim: {"file": "kernel.py", "entry": "NAME", "in"?: ["x.npy", ...], "scalar"?: [1.5, ...],
  * "out_dir": "DIR", "block_dim"?, "target"?, "vector_cores"?, "cube_cores"?, "work_budget"?,
- * "schedule_seed"?} or {"hazards": true} -> `opdev sim --json` (writes DIR/<output>.npy).
+ * "schedule_seed"?, "pipe_sync"?} or {"hazards": true} -> `opdev sim --json` (writes
+ * DIR/<output>.npy).
  * "work_budget": work units (statements, register ops, tile elements / 64) before the run
  * stops with SIM-WORK-BUDGET; 0 or absent: the default from the problem size. Every run ends
  * by itself. "schedule_seed": 0 or absent: the fixed core order; N > 0: a reproducible
- * permuted interleaving of the launch's concurrent cores. */
+ * permuted interleaving of the launch's concurrent cores. "pipe_sync": true or absent: the
+ * pipes of each core are checked (SIM-PIPE-*); false: one core's pipes run in program order. */
 OPDEV_EXPORT int opdev_sim(opdev_context *ctx, const char *request_json, char **result);
 
 /* budget: {"path": "kernel.py or op dir", "svg"?: "file"} -> `opdev budget --json`. */
@@ -155,6 +157,7 @@ typedef struct opdev_tensor {
  *    "vector_cores"?: 48, "cube_cores"?: 24, "check_api"?: true,
  *    "work_budget"?: 0 (0: the default from the tensors' sizes),
  *    "schedule_seed"?: 0 (0: the fixed core order; N > 0 permutes the interleaving),
+ *    "pipe_sync"?: true (the intra-core pipe model, SIM-PIPE-*; false: program order),
  *    "tiling_key"?: {"FIELD": V} (the dict of kernel[stream, block_dim, {...}]),
  *    "tiling_key_schema"?: {"class": "Name", "fields": {"FIELD": [int, ...]}} (the schema
  *    of @pl.jit(tiling_key=...) as the host resolved it; it replaces the one read from the

@@ -25,6 +25,8 @@ def store_one_row_off_kernel(
     t = pl.make_tile(tt, addr=0x0, size=TILE * TILE * 4)
     with pl.section_vector():
         pl.load(t, x, [0, 0])
+        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE3, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE3, event_id=0)
         pl.store(y, t, [1, 0])  # one row past the end of y: out-of-range DMA
 
 
@@ -79,7 +81,11 @@ def stale_mask_kernel(
     b = pl.make_tile(tt, addr=TILE * TILE * 4, size=TILE * TILE * 4)
     with pl.section_vector():
         pl.load(a, x, [0, 0])
+        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
         stale_mask_vf(a, b, TILE)
+        pl.system.sync_src(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
         pl.store(y, b, [0, 0])
 
 
@@ -93,6 +99,21 @@ def matmul_kernel(
     with pl.section_vector():
         pl.load(t, x, [0, 0])
         pl.histogram_of_everything(t)  # not a PyPTO-Pro op
+        pl.store(y, t, [0, 0])
+
+
+@pl.jit
+def unsynced_kernel(
+    x: pl.Tensor[[pl.DYNAMIC, pl.DYNAMIC], pl.DT_FP32],
+    y: pl.Tensor[[pl.DYNAMIC, pl.DYNAMIC], pl.DT_FP32],
+):
+    tt = pl.TileType(shape=[TILE, TILE], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec)
+    t = pl.make_tile(tt, addr=0x0, size=TILE * TILE * 4)
+    with pl.section_vector():
+        pl.load(t, x, [0, 0])
+        pl.mul(t, t, 2.0)  # no MTE2 -> V flag: a race on the device (make_tile: no automatic sync)
+        pl.system.sync_src(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
         pl.store(y, t, [0, 0])
 
 
@@ -143,6 +164,19 @@ def test_warning_hazard_is_a_python_warning():
     assert found and "SIM-VF-STALE-VALUE" in str(found[0].message)
     assert found[0].filename.endswith("test_device_findings.py")
     torch.testing.assert_close(y, x + 1.0)
+
+
+def test_pipe_model_is_on_by_default_and_off_with_opdev_pipe_sync_0(monkeypatch):
+    x = torch.randn([TILE, TILE])
+    y = torch.zeros([TILE, TILE])
+    monkeypatch.delenv("OPDEV_PIPE_SYNC", raising=False)
+    with pytest.raises(device.KernelHazardError) as info:
+        unsynced_kernel[None, 1](x, y)
+    assert info.value.code == "SIM-PIPE-RACE"
+    assert info.value.line == _line_of(unsynced_kernel, "pl.mul(t, t, 2.0)")
+    monkeypatch.setenv("OPDEV_PIPE_SYNC", "0")
+    unsynced_kernel[None, 1](x, y)
+    torch.testing.assert_close(y, x * 2.0)
 
 
 def test_wrong_dtype_gets_the_frontend_message():

@@ -34,8 +34,14 @@ def _make_add_scalar_kernel(dtype, tile, scale):
             for i in pl.range(0, x.shape[0] // tile):
                 for j in pl.range(0, x.shape[1] // tile):
                     pl.load(a, x, [i * tile, j * tile])
+                    pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
+                    pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
                     mul_then_add(b, a)
+                    pl.system.sync_src(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
+                    pl.system.sync_dst(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
                     pl.store(y, b, [i * tile, j * tile])
+                    pl.system.sync_src(set_pipe=pl.PipeType.MTE3, wait_pipe=pl.PipeType.MTE2, event_id=0)
+                    pl.system.sync_dst(set_pipe=pl.PipeType.MTE3, wait_pipe=pl.PipeType.MTE2, event_id=0)
 
     return kernel
 
@@ -75,7 +81,11 @@ def _make_branch_kernel(negate):
             a = pl.make_tile(tt, addr=0x0, size=4096)
             with pl.section_vector():
                 pl.load(a, x, [0, 0])
+                pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
+                pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
                 pl.neg(a, a)
+                pl.system.sync_src(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
+                pl.system.sync_dst(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
                 pl.store(y, a, [0, 0])
     else:
         @pl.jit
@@ -84,6 +94,8 @@ def _make_branch_kernel(negate):
             a = pl.make_tile(tt, addr=0x0, size=4096)
             with pl.section_vector():
                 pl.load(a, x, [0, 0])
+                pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE3, event_id=0)
+                pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE3, event_id=0)
                 pl.store(y, a, [0, 0])
     return kernel
 
@@ -103,7 +115,11 @@ def _make_kernel_reading(value):
         a = pl.make_tile(tt, addr=0x0, size=4096)
         with pl.section_vector():
             pl.load(a, x, [0, 0])
+            pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
+            pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
             pl.add(a, a, value)
+            pl.system.sync_src(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
+            pl.system.sync_dst(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
             pl.store(y, a, [0, 0])
     return kernel
 
@@ -124,6 +140,8 @@ def _make_oob_kernel(row):
         a = pl.make_tile(tt, addr=0x0, size=4096)
         with pl.section_vector():
             pl.load(a, x, [0, 0])
+            pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE3, event_id=0)
+            pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE3, event_id=0)
             pl.store(y, a, [row, 0])  # row > 0: past the end of y
     return kernel
 

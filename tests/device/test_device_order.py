@@ -22,6 +22,8 @@ def transpose_kernel(x: pl.Tensor[[32, 64], pl.DT_FP16], y: pl.Tensor[[64, 32], 
         t = pl.make_tile(pl.TileType(shape=[64, 32], dtype=pl.DT_FP16, target_memory=pl.MemorySpace.Vec),
                          addr=0x0, size=4096)
         pl.load(t, x, [0, 0], order=[1, 0])
+        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE3, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE3, event_id=0)
         pl.store(y, t, [0, 0])
 
 
@@ -34,8 +36,14 @@ def axes_kernel(x: pl.Tensor[[64, 3, 32], pl.DT_FP16], y: pl.Tensor[[32, 1, 32],
         tt = pl.make_tile(pl.TileType(shape=[32, 32], dtype=pl.DT_FP16, target_memory=pl.MemorySpace.Vec),
                           addr=0x800, size=2048)
         pl.load_tile(t, x, [1, 2, 0], order=[0, 2])
+        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE3, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE3, event_id=0)
         pl.store_tile(y, t, [0, 0, 0], order=[0, 2])
+        pl.system.sync_src(set_pipe=pl.PipeType.MTE3, wait_pipe=pl.PipeType.MTE2, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE3, wait_pipe=pl.PipeType.MTE2, event_id=0)
         pl.load_tile(tt, x, [1, 2, 0], order=[2, 0])
+        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE3, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE3, event_id=0)
         pl.store(yt, tt, [0, 0])
 
 
@@ -45,6 +53,8 @@ def descending_store_kernel(x: pl.Tensor[[64, 3, 32], pl.DT_FP16], y: pl.Tensor[
         t = pl.make_tile(pl.TileType(shape=[32, 32], dtype=pl.DT_FP16, target_memory=pl.MemorySpace.Vec),
                          addr=0x0, size=2048)
         pl.load_tile(t, x, [1, 2, 0], order=[0, 2])
+        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE3, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE3, event_id=0)
         pl.store_tile(y, t, [0, 0, 0], order=[2, 0])  # descending store order
 
 

@@ -31,7 +31,11 @@ def keyed_view_kernel(x_ptr: pl.Ptr[pl.DT_UINT8], out_ptr: pl.Ptr[pl.DT_UINT8]):
     with pl.section_vector():
         t = pl.make_tile(pl.TileType(shape=[16, 64], dtype=io, target_memory=pl.MemorySpace.Vec), addr=0x0, size=4096)
         pl.load(t, x, [0, 0])
+        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
         pl.add(t, t, t)
+        pl.system.sync_src(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
         pl.store(out, t, [0, 0])
 
 
@@ -55,6 +59,8 @@ def partial_view_kernel(x_ptr: pl.Ptr[pl.DT_FP32], out: pl.Tensor[[8, 64], pl.DT
     with pl.section_vector():
         t = pl.make_tile(pl.TileType(shape=[8, 64], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec), addr=0x0, size=2048)
         pl.load(t, x, [0, 0])
+        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE3, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE3, event_id=0)
         pl.store(out, t, [0, 0])
 
 
@@ -64,6 +70,8 @@ def strided_view_kernel(x_ptr: pl.Ptr[pl.DT_FP32], out: pl.Tensor[[8, 64], pl.DT
     with pl.section_vector():
         t = pl.make_tile(pl.TileType(shape=[8, 64], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec), addr=0x0, size=2048)
         pl.load(t, x, [0, 0])
+        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE3, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE3, event_id=0)
         pl.store(out, t, [0, 0])
 
 
@@ -73,6 +81,8 @@ def oversized_view_kernel(x_ptr: pl.Ptr[pl.DT_FP32], out: pl.Tensor[[8, 64], pl.
     with pl.section_vector():
         t = pl.make_tile(pl.TileType(shape=[8, 64], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec), addr=0x0, size=2048)
         pl.load(t, x, [0, 0])
+        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE3, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE3, event_id=0)
         pl.store(out, t, [0, 0])
 
 

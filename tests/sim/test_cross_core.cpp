@@ -3,7 +3,8 @@
 // the correct kernel is clean and exact under the fixed and seeded schedules, a wrong event id
 // deadlocks (reported at the waiting line, the run ends), a missing wait is a GM race found
 // whichever core runs first; two AIVs inserting the same bytes unordered are a warning, different
-// bytes a race.
+// bytes a race. The kernels' make_tile tiles carry the pipe syncs the docs require
+// (Tile_vector_computation.md, "make_tile的手动同步"), as the pipe model is on.
 #include "sim_test_util.h"
 
 #include "opdev/sim/hazards.h"
@@ -31,15 +32,27 @@ def k(x: pl.Tensor[[16, 64], pl.DT_FP32], ws: pl.Tensor[[16, 64], pl.DT_FP32], o
         t = pl.make_tile(pl.TileType(shape=[8, 64], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec), addr=0x0, size=2048)
         if sub == 0:
             pl.load(t, x, [0, 0])
+            pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE3, event_id=0)
+            pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE3, event_id=0)
             pl.store(ws, t, [0, 0])
+            pl.system.sync_src(set_pipe=pl.PipeType.MTE3, wait_pipe=pl.PipeType.MTE2, event_id=0)
+            pl.system.sync_dst(set_pipe=pl.PipeType.MTE3, wait_pipe=pl.PipeType.MTE2, event_id=0)
             pl.load(t, x, [8, 0])
+            pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE3, event_id=0)
+            pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE3, event_id=0)
             pl.store(ws, t, [8, 0])
             pl.system.set_cross_core(pipe=pl.PipeType.MTE3, event_id=1, sync_mode=pl.CrossCoreSyncMode.INTER_SUBBLOCK)
         else:
             pl.system.wait_cross_core(pipe=pl.PipeType.MTE2, event_id=1, sync_mode=pl.CrossCoreSyncMode.INTER_SUBBLOCK)
             pl.load(t, ws, [0, 0])
+            pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE3, event_id=0)
+            pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE3, event_id=0)
             pl.store(out, t, [0, 0])
+            pl.system.sync_src(set_pipe=pl.PipeType.MTE3, wait_pipe=pl.PipeType.MTE2, event_id=0)
+            pl.system.sync_dst(set_pipe=pl.PipeType.MTE3, wait_pipe=pl.PipeType.MTE2, event_id=0)
             pl.load(t, ws, [8, 0])
+            pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE3, event_id=0)
+            pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE3, event_id=0)
             pl.store(out, t, [8, 0])
     with pl.section_cube():
         pass
@@ -151,10 +164,16 @@ def k(a: pl.Tensor[[64, 64], pl.DT_FP32], b: pl.Tensor[[64, 64], pl.DT_FP32], ou
         acc = pl.make_tile(pl.TileType(shape=[32, 64], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Acc,
                                        layout=pl.NZ, fractal=1024), addr=0x0000, size=8192)
         pl.load(b_mat, b, [0, 0])
+        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE1, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE1, event_id=0)
         pl.move(right, b_mat)
         pl.system.wait_cross_core(pipe=pl.PipeType.MTE1, event_id=1)
         pl.move(left, h_mat)
+        pl.system.sync_src(set_pipe=pl.PipeType.MTE1, wait_pipe=pl.PipeType.M, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE1, wait_pipe=pl.PipeType.M, event_id=0)
         pl.matmul(acc, left, right)
+        pl.system.sync_src(set_pipe=pl.PipeType.M, wait_pipe=pl.PipeType.FIX, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.M, wait_pipe=pl.PipeType.FIX, event_id=0)
         pl.store(out, acc, [0, 0])
     with pl.section_vector():
         sub = pl.get_subblock_idx()
@@ -163,7 +182,11 @@ def k(a: pl.Tensor[[64, 64], pl.DT_FP32], b: pl.Tensor[[64, 64], pl.DT_FP32], ou
         a_nz = pl.make_tile(pl.TileType(shape=[32, 64], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec,
                                         layout=pl.NZ), addr=0x2000, size=8192)
         pl.load(a_ub, a, [0, 0])
+        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
         pl.move(a_nz, a_ub)
+        pl.system.sync_src(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
         pl.insert(h_mat, a_nz, [0, 0])
         pl.system.set_cross_core(pipe=pl.PipeType.MTE3, event_id=1)
 )";

@@ -2,6 +2,7 @@
 // fields, assigned in a loop), pl.struct_array (elements by reference), pl.make_tuple (tiles and
 // tuples of tiles by field, passed to helpers that call helpers), math.sqrt in a module constant
 // and vf.full of a float constant without dtype= (an FP32 register, as the frontend infers it).
+// The make_tile tiles carry their MTE2 -> V -> MTE3 syncs (Tile_vector_computation.md).
 #include "sim_test_util.h"
 
 #include "opdev/sim/hazards.h"
@@ -55,9 +56,15 @@ def k(x: pl.Tensor[[8, 64], pl.DT_FP32], out: pl.Tensor[[8, 64], pl.DT_FP32], fo
             s.arr[i % 3] = s.arr[i % 3] + 1
         s.n = ctx[0].v * 100 + ctx[1].v * 10 + ctx[2].v + s.arr[0] + ctx[2].w
         pl.load(tiles.a, x, [0, 0])
+        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
         scale_into(tiles, s.n)
+        pl.system.sync_src(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
         pl.store(out, tiles.b, [0, 0])
         fill(tf)
+        pl.system.sync_src(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
         pl.store(fout, tf, [0, 0])
 )";
 
@@ -136,8 +143,12 @@ def k(x: pl.Tensor[[64, 3, 32], pl.DT_FP16], y: pl.Tensor[[32, 1, 32], pl.DT_FP1
         t = pl.make_tile(pl.TileType(shape=[32, 32], dtype=pl.DT_FP16, target_memory=pl.MemorySpace.Vec), addr=0x0, size=2048)
         tt = pl.make_tile(pl.TileType(shape=[32, 32], dtype=pl.DT_FP16, target_memory=pl.MemorySpace.Vec), addr=0x800, size=2048)
         pl.load_tile(t, x, [1, 2, 0], order=[0, 2])
+        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE3, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE3, event_id=0)
         pl.store_tile(y, t, [0, 0, 0], order=[0, 2])
         pl.load_tile(tt, x, [1, 2, 0], order=[2, 0])
+        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE3, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE3, event_id=0)
         pl.store(yt, tt, [0, 0])
 )";
   auto x = simtest::Random(DType::kFloat16, {64, 3, 32}, -1, 1, 5);

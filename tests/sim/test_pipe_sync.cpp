@@ -7,6 +7,7 @@
 #include "sim_test_util.h"
 
 #include "opdev/sim/hazards.h"
+#include "opdev/sim/launch.h"
 #include "opdev/sim/simulator.h"
 
 #include <catch2/catch.hpp>
@@ -338,7 +339,7 @@ TEST_CASE("pipes: the phase= unit flag orders the FIX store after the matmul; wi
   CHECK(HasAt(r2.hazards, hazard::kPipeRace, LineOf(no_mte1, "pl.matmul(ac, al, br, phase=pl.AccPhase.Final)")));
 }
 
-TEST_CASE("pipes: the model is opt-in: without SimOptions::pipe_sync the sync calls are no-ops") {
+TEST_CASE("pipes: the model is on by default; with SimOptions::pipe_sync false the sync calls are no-ops") {
   std::string bare = Mutate(kFlags,
                             "        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)\n"
                             "        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)\n",
@@ -350,4 +351,60 @@ TEST_CASE("pipes: the model is opt-in: without SimOptions::pipe_sync the sync ca
   auto on = Run(bare);
   INFO(on.hazards.ToText());
   CHECK(HasAt(on.hazards, hazard::kPipeWaitNoSet, LineOf(bare, "pl.system.sync_dst(set_pipe=pl.PipeType.MTE2")));
+  // The defaults of SimOptions and LaunchRequest, untouched: the model is on.
+  CHECK(sim::SimOptions{}.pipe_sync);
+  CHECK(sim::LaunchRequest{}.pipe_sync);
+  sim::SimOptions o;
+  o.entry = "k";
+  auto r = sim::RunKernelSource(bare, "pipes.py",
+                                {simtest::Random(DType::kFloat32, {16, 64}, -1, 1, 1),
+                                 simtest::Random(DType::kFloat32, {16, 64}, 0, 0, 2)},
+                                o);
+  REQUIRE(r.ok());
+  INFO(r->hazards.ToText());
+  CHECK(HasAt(r->hazards, hazard::kPipeWaitNoSet, LineOf(bare, "pl.system.sync_dst(set_pipe=pl.PipeType.MTE2")));
+}
+
+TEST_CASE("pipes: a vf register access covers the bytes it moves, not its tile: a load into the other half is clean") {
+  // The halves of one [8, 128] tile (bufferid/test_tile_group_subscript.py's aliased sub-views):
+  // the VF works on the left half row by row while MTE2 loads the right half, with no flag
+  // between them. Different bytes: no race. A VF store into the right half races with the load.
+  const std::string src = R"(import pypto_pro.language as pl
+from pypto_pro.language import Vf as vf
+
+
+@pl.vector_function
+def add_one(src):
+    m = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)
+    for row in pl.range(0, 8):
+        r = vf.load_align(src, row * 128)
+        vf.store_align(src + row * 128, vf.adds(r, 1.0, m), m)
+
+
+@pl.jit(auto_mutex=False)
+def k(a: pl.Tensor[[16, 64], pl.DT_FP32], out: pl.Tensor[[16, 64], pl.DT_FP32]):
+    t = pl.make_tile(pl.TileType(shape=[8, 128], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec), addr=0x0000, size=4096)
+    with pl.section_vector():
+        left = t[:, 0:64]
+        right = t[:, 64:128]
+        pl.load(left, a, [0, 0])
+        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
+        add_one(left)
+        pl.load(right, a, [8, 0])
+        pl.system.sync_src(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
+        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE3, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE3, event_id=0)
+        pl.store(out, left, [0, 0])
+        pl.store(out, right, [8, 0])
+)";
+  auto r = Run(src);
+  INFO(r.hazards.ToText());
+  CHECK_FALSE(AnyPipeCode(r.hazards));
+  CHECK_FALSE(r.hazards.HasErrors());
+  const std::string into_right = Mutate(src, "vf.store_align(src + row * 128, ", "vf.store_align(src + (row * 128 + 64), ");
+  auto m = Run(into_right);
+  INFO(m.hazards.ToText());
+  CHECK(HasAt(m.hazards, hazard::kPipeRace, LineOf(into_right, "pl.load(right, a, [8, 0])")));
 }

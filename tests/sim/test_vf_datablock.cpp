@@ -3,6 +3,8 @@
 // POST_UPDATE cursors (store_align.md), the NORM post-update step, BRC loads aligned to their
 // element width and mask-register loads (load_align.md), and tile groups that are views of one
 // locked buffer.
+// The make_tile kernels carry their MTE2 -> V and V -> MTE3 syncs (Tile_vector_computation.md):
+// a VF call runs on V.
 #include "sim_test_util.h"
 
 #include "opdev/sim/hazards.h"
@@ -64,7 +66,11 @@ def k(x: pl.Tensor[[2, 128], pl.DT_FP16], out: pl.Tensor[[1, 256], pl.DT_FP16]):
         dst = pl.make_tile(pl.TileType(shape=[1, 256], dtype=pl.DT_FP16, target_memory=pl.MemorySpace.Vec), addr=0x200, size=512)
         pl.load(src, x, [0, 0])
         pl.load(dst, out, [0, 0])
+        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
         scatter_rows(src, dst)
+        pl.system.sync_src(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
         pl.store(out, dst, [0, 0])
 )";
 
@@ -212,7 +218,11 @@ def k(x: pl.Tensor[[1, 8], pl.DT_FP32], out: pl.Tensor[[4, 64], pl.DT_FP32]):
         s = pl.make_tile(pl.TileType(shape=[1, 8], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec), addr=0x0, size=32)
         dst = pl.make_tile(pl.TileType(shape=[4, 64], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec), addr=0x100, size=1024)
         pl.load(s, x, [0, 0])
+        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
         bcast(s, dst)
+        pl.system.sync_src(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
         pl.store(out, dst, [0, 0])
 )";
   auto x = simtest::Random(DType::kFloat32, {1, 8}, -1, 1, 2);
@@ -345,7 +355,11 @@ def k(x: pl.Tensor[[1, 64], pl.DT_FP32], mk: pl.Tensor[[1, 64], pl.DT_UINT8], ou
         dst = pl.make_tile(pl.TileType(shape=[1, 64], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec), addr=0x200, size=256)
         pl.load(xt, x, [0, 0])
         pl.load(mt, mk, [0, 0])
+        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
         masked(xt, mt, dst)
+        pl.system.sync_src(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
         pl.store(out, dst, [0, 0])
 )";
   auto x = simtest::Random(DType::kFloat32, {1, 64}, -1, 1, 6);
@@ -413,7 +427,11 @@ def k(x: pl.Tensor[[1, 128], pl.DT_FP32], out: pl.Tensor[[1, 128], pl.DT_FP16]):
         xt = pl.make_tile(pl.TileType(shape=[1, 128], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec), addr=0x0, size=512)
         dst = pl.make_tile(pl.TileType(shape=[1, 128], dtype=pl.DT_FP16, target_memory=pl.MemorySpace.Vec), addr=0x200, size=256)
         pl.load(xt, x, [0, 0])
+        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
         pack(xt, dst)
+        pl.system.sync_src(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
         pl.store(out, dst, [0, 0])
 )";
   auto x = simtest::Random(DType::kFloat16, {1, 128}, -4, 4, 8);  // fp16-exact values
@@ -491,8 +509,12 @@ def k(x: pl.Tensor[[1, 64], pl.DT_FP32], out: pl.Tensor[[1, 44], pl.DT_FP32]):
         xt = pl.make_tile(pl.TileType(shape=[1, 64], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec), addr=0x0, size=256)
         dst = pl.make_tile(pl.TileType(shape=[1, 48], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec), addr=0x100, size=192)
         pl.load(xt, x, [0, 0])
+        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
         gather_rows(xt, dst)
         pl.set_validshape(dst, [1, 44])
+        pl.system.sync_src(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
         pl.store(out, dst, [0, 0])
 )";
   auto x = simtest::Random(DType::kFloat32, {1, 64}, -1, 1, 12);

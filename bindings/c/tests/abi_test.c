@@ -334,22 +334,75 @@ static void test_threads(const char *source_dir, const char *kb_root) {
 
 /* opdev_launch: a tile kernel written to a temporary file, launched on 2 simulated cores
  * with C buffers; the result lands in the output buffer; an out-of-range store is a
- * finding with its line; bad tensors are call errors. */
-static const char *kLaunchKernel =
-    "import pypto_pro.language as pl\n"
-    "T = 16\n"
-    "@pl.jit\n"
-    "def add_kernel(x: pl.Tensor[[pl.DYNAMIC, T], pl.DT_FP32], y: pl.Tensor[[pl.DYNAMIC, T], pl.DT_FP32],\n"
-    "               z: pl.Tensor[[pl.DYNAMIC, T], pl.DT_FP32], row_shift: pl.DT_INT64):\n"
-    "    tt = pl.TileType(shape=[T, T], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec)\n"
-    "    a = pl.make_tile(tt, addr=0, size=T * T * 4)\n"
-    "    b = pl.make_tile(tt, addr=T * T * 4, size=T * T * 4)\n"
-    "    with pl.section_vector():\n"
-    "        i = pl.get_block_idx()\n"
-    "        pl.load_tile(a, x, [i, 0])\n"
+ * finding with its line; bad tensors are call errors. Its make_tile tiles carry their
+ * MTE2 -> V and V -> MTE3 syncs; without them the pipe model (on unless "pipe_sync": false)
+ * reports the race. */
+#define LAUNCH_KERNEL_HEAD \
+    "import pypto_pro.language as pl\n" \
+    "T = 16\n" \
+    "@pl.jit\n" \
+    "def add_kernel(x: pl.Tensor[[pl.DYNAMIC, T], pl.DT_FP32], y: pl.Tensor[[pl.DYNAMIC, T], pl.DT_FP32],\n" \
+    "               z: pl.Tensor[[pl.DYNAMIC, T], pl.DT_FP32], row_shift: pl.DT_INT64):\n" \
+    "    tt = pl.TileType(shape=[T, T], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec)\n" \
+    "    a = pl.make_tile(tt, addr=0, size=T * T * 4)\n" \
+    "    b = pl.make_tile(tt, addr=T * T * 4, size=T * T * 4)\n" \
+    "    with pl.section_vector():\n" \
+    "        i = pl.get_block_idx()\n" \
+    "        pl.load_tile(a, x, [i, 0])\n" \
     "        pl.load_tile(b, y, [i, 0])\n"
+static const char *kLaunchKernel =
+    LAUNCH_KERNEL_HEAD
+    "        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)\n"
+    "        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)\n"
+    "        pl.add(a, a, b)\n"
+    "        pl.system.sync_src(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)\n"
+    "        pl.system.sync_dst(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)\n"
+    "        pl.store(z, a, [i * T + row_shift, 0])\n";
+static const char *kLaunchKernelNoSync =
+    LAUNCH_KERNEL_HEAD
     "        pl.add(a, a, b)\n"
     "        pl.store(z, a, [i * T + row_shift, 0])\n";
+
+static void test_launch_pipes(void) {
+  char path[] = "/tmp/opdev_abi_pipes_XXXXXX.py";
+  int fd = mkstemps(path, 3);
+  EXPECT(fd >= 0);
+  if (fd < 0) return;
+  FILE *f = fdopen(fd, "w");
+  fputs(kLaunchKernelNoSync, f);
+  fclose(f);
+  enum { R = 32, C = 16 };
+  static float x[R * C], y[R * C], z[R * C];
+  for (int i = 0; i < R * C; ++i) {
+    x[i] = (float)i;
+    y[i] = 0.5f;
+    z[i] = -1.0f;
+  }
+  int64_t shape[2] = {R, C};
+  opdev_tensor t[3] = {{x, "float32", shape, 2, "x"}, {y, "float32", shape, 2, "y"},
+                       {z, "float32", shape, 2, "z"}};
+  const char *tail = "\"block_dim\": 2, \"args\": [{\"tensor\": 0}, {\"tensor\": 1}, {\"tensor\": 2}, 0]";
+  char req[1024];
+  opdev_context *ctx = opdev_context_new(NULL);
+  char *out = NULL;
+  /* The default: the pipe model is on, the unsynchronised load -> add is a race at line 13. */
+  snprintf(req, sizeof req, "{\"file\": \"%s\", \"kernel\": \"add_kernel\", %s}", path, tail);
+  EXPECT(opdev_launch(ctx, req, t, 3, &out) == OPDEV_FINDINGS);
+  EXPECT(out && strstr(out, "\"code\": \"SIM-PIPE-RACE\"") != NULL);
+  EXPECT(out && strstr(out, "\"line\": 13") != NULL);
+  opdev_string_free(out);
+  /* "pipe_sync": false: one core's pipes run in program order, clean and exact. */
+  snprintf(req, sizeof req, "{\"file\": \"%s\", \"kernel\": \"add_kernel\", \"pipe_sync\": false, %s}", path,
+           tail);
+  EXPECT(opdev_launch(ctx, req, t, 3, &out) == OPDEV_OK);
+  EXPECT(out && strstr(out, "\"clean\": true") != NULL);
+  int exact = 1;
+  for (int i = 0; i < R * C; ++i) exact &= z[i] == (float)i + 0.5f;
+  EXPECT(exact);
+  opdev_string_free(out);
+  opdev_context_free(ctx);
+  remove(path);
+}
 
 static void test_launch(void) {
   char path[] = "/tmp/opdev_abi_launch_XXXXXX.py";
@@ -382,13 +435,13 @@ static void test_launch(void) {
   for (int i = 0; i < R * C; ++i) exact &= z[i] == (float)i + 0.5f;
   EXPECT(exact);
   opdev_string_free(out);
-  /* Shifted by one row: core 1 stores one row past z (line 14 of the file). */
+  /* Shifted by one row: core 1 stores one row past z (line 18 of the file). */
   snprintf(req, sizeof req,
            "{\"file\": \"%s\", \"kernel\": \"add_kernel\", \"block_dim\": 2, "
            "\"args\": [{\"tensor\": 0}, {\"tensor\": 1}, {\"tensor\": 2}, 1]}", path);
   EXPECT(opdev_launch(ctx, req, t, 3, &out) == OPDEV_FINDINGS);
   EXPECT(out && strstr(out, "\"code\": \"SIM-GM-OOB\"") != NULL);
-  EXPECT(out && strstr(out, "\"line\": 14") != NULL);
+  EXPECT(out && strstr(out, "\"line\": 18") != NULL);
   EXPECT(out && strstr(out, "\"cache_hit\": true") != NULL);
   opdev_string_free(out);
   /* Call errors: an unknown dtype, a NULL buffer, an unknown kernel. */
@@ -417,6 +470,7 @@ int main(int argc, char **argv) {
   test_request_errors();
   test_compare_buffers();
   test_launch();
+  test_launch_pipes();
   test_check_matches_command(argv[1], argv[2], argv[3]);
   if (argc == 4) test_round_matches_command(argv[1], argv[2], argv[3]);
   test_threads(argv[2], argv[3]);

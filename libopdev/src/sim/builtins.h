@@ -84,6 +84,9 @@ void PipeOpAfter(Interp& in, const PipeOp& op);
 // A @pl.vector_function call under auto_mutex: its tile arguments' ids locked on V around it.
 std::vector<int64_t> PipeVfCallBefore(Interp& in, std::vector<Value>& args, Kwargs& kw);
 void PipeVfCallAfter(Interp& in, const std::vector<int64_t>& ids);
+// A vf.* register load or store (builtins_vf.cpp): the V access of exactly the UB bytes
+// [begin, end) it moves (clamped to the tile's bytes), under the operation's epoch (PipeOpBefore).
+void PipeRegisterAccess(Interp& in, const Tile& t, uint64_t begin, uint64_t end, bool write, const char* what);
 // getval / setval / subscripts of a tile: an S access of [pos, pos + len) (auto_mutex on S).
 void PipeScalarAccess(Interp& in, const Tile& t, uint64_t pos, uint64_t len, bool write, const char* what);
 // End of a core: pending flags into the statistics, mutexes still held.

@@ -73,12 +73,11 @@ const Value* Operand(const OperandSpec& o, BArgs& pos, Kwargs& kw) {
 
 std::string_view SpaceLabel(MemSpace s) { return MemSpaceName(s); }
 
-// The byte runs of a tile's window (valid shape, or the whole tile for register accesses),
-// sorted and merged.
-void TileRuns(const Tile& t, bool whole, std::vector<std::pair<uint64_t, uint64_t>>& out) {
+// The byte runs of a tile's valid window, sorted and merged.
+void TileRuns(const Tile& t, std::vector<std::pair<uint64_t, uint64_t>>& out) {
   out.clear();
-  int64_t rows = whole ? t.type.shape[0] : t.valid_rows;
-  int64_t cols = whole ? t.type.shape[1] : t.valid_cols;
+  int64_t rows = t.valid_rows;
+  int64_t cols = t.valid_cols;
   if (rows <= 0 || cols <= 0) rows = t.type.shape[0], cols = t.type.shape[1];
   const uint64_t es = t.elem_size();
   for (int64_t r = 0; r < rows; ++r)
@@ -126,11 +125,11 @@ void ReportConflict(Interp& in, const PipeConflict& c, Pipe p, bool write, std::
 }
 
 // Records the accesses of `t` by the operation `epoch` on `p`.
-void AccessTile(Interp& in, const Tile& t, Pipe p, uint32_t epoch, bool write, bool whole, std::string_view op) {
+void AccessTile(Interp& in, const Tile& t, Pipe p, uint32_t epoch, bool write, std::string_view op) {
   CoreContext& core = *in.core;
   if (!core.Owns(t.type.space)) return;  // another core's memory (cross_core_data.h)
   static thread_local std::vector<std::pair<uint64_t, uint64_t>> runs;
-  TileRuns(t, whole, runs);
+  TileRuns(t, runs);
   for (const auto& [b, e] : runs) {
     if (auto c = core.pipes.Access(t.type.space, b, e, p, epoch, write, in.current_line, op)) {
       ReportConflict(in, *c, p, write, op, t.type.space, t.name);
@@ -195,12 +194,18 @@ PipeOp PipeOpBefore(Interp& in, const XNode& call, std::vector<Value>& pos, Kwar
     if (op.phase == 3) ps.UnitFlagStore(op.acc, true);
   }
   const uint32_t epoch = ps.Begin(op.pipe);
+  // A vf.* register load or store reports the bytes it moves itself (PipeRegisterAccess): a
+  // register reaches one row run of its tile, not the tile.
+  if (s->vf) {
+    in.pipe_reg_epoch = epoch;
+    return op;
+  }
   // Reads first: an in-place operation (pl.exp(t, t)) reads its operand before writing it.
   for (bool write : {false, true})
     for (const OperandSpec& o : s->operands) {
       const Value* v = Operand(o, pos, kw);
       if (o.write != write || !v || v->kind != VK::kTile) continue;  // GM: cross-core tracking only
-      AccessTile(in, v->As<Tile>(), op.pipe, epoch, o.write, s->vf, s->fn->name);
+      AccessTile(in, v->As<Tile>(), op.pipe, epoch, o.write, s->fn->name);
     }
   return op;
 }
@@ -227,6 +232,19 @@ std::vector<int64_t> PipeVfCallBefore(Interp& in, std::vector<Value>& args, Kwar
 void PipeVfCallAfter(Interp& in, const std::vector<int64_t>& ids) {
   if (!in.core) return;
   for (int64_t id : ids) in.core->pipes.Unlock(Pipe::kV, id);
+}
+
+void PipeRegisterAccess(Interp& in, const Tile& t, uint64_t begin, uint64_t end, bool write, const char* what) {
+  // Lanes past the tile's bytes (a 256-byte register over a narrower tile) carry nothing the
+  // kernel uses; the range checks of the VF builtins report what lands outside a tile.
+  if (t.size > 0) {
+    begin = std::max(begin, t.addr);
+    end = std::min(end, t.addr + t.size);
+  }
+  if (!in.core || !in.in_kernel || !in.pipe_sync || in.pipe_reg_epoch == 0 || begin >= end) return;
+  if (!in.core->Owns(t.type.space)) return;
+  if (auto c = in.core->pipes.Access(t.type.space, begin, end, Pipe::kV, in.pipe_reg_epoch, write, in.current_line, what))
+    ReportConflict(in, *c, Pipe::kV, write, what, t.type.space, t.name);
 }
 
 void PipeScalarAccess(Interp& in, const Tile& t, uint64_t pos, uint64_t len, bool write, const char* what) {

@@ -149,6 +149,7 @@ Value LoadMask(const Args& a, const XNode& call, const RegAddr& ra, std::string_
   const int64_t len = d == "NORM" ? 32 : d == "US" ? 16 : 64;
   const int64_t align = d == "US" ? 16 : 32;
   const uint64_t byte = CheckedAddress(a, ra, ra.tile->type.dtype, "vf.load_align (mask)", align, len);
+  PipeRegisterAccess(in, *ra.tile, byte, byte + static_cast<uint64_t>(len), false, "vf.load_align");
   in.MarkUsed(*ra.tile);
   ra.tile->last_load_line = 0;
   const SpaceBuffer& buf = in.Mem().Get(MemSpace::kVec);
@@ -182,6 +183,7 @@ Value LoadAlignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
               absl::StrFormat("vf.load_align dist=%s into %s registers is not simulated", std::string(dist),
                               std::string(DTypeName(d))));
     const uint64_t byte = CheckedAddress(a, ra, d, "vf.load_align", 32, 2 * kVRegBytes);
+    PipeRegisterAccess(in, *ra.tile, byte, byte + static_cast<uint64_t>(2 * kVRegBytes), false, "vf.load_align");
     in.MarkUsed(*ra.tile);
     ra.tile->last_load_line = 0;
     SpaceBuffer& buf = in.Mem().Get(MemSpace::kVec);
@@ -195,6 +197,8 @@ Value LoadAlignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   const int64_t brc_bytes = dist == "BRC_B8" ? 1 : dist == "BRC_B16" ? 2 : dist == "BRC_B32" ? 4 : DTypeSize(d);
   uint64_t byte = brc ? CheckedAddress(a, ra, d, "vf.load_align", brc_bytes, brc_bytes)
                       : CheckedAddress(a, ra, d, "vf.load_align");
+  PipeRegisterAccess(in, *ra.tile, byte, byte + static_cast<uint64_t>(brc ? brc_bytes : kVRegBytes), false,
+                     "vf.load_align");
   in.MarkUsed(*ra.tile);
   ra.tile->last_load_line = 0;
   SpaceBuffer& buf = in.Mem().Get(MemSpace::kVec);
@@ -281,6 +285,7 @@ void StoreDataBlocks(const Args& a, const XNode& call, const VReg& r, const Mask
                      absl::StrFormat("vf.store_align (DATA_BLOCK_COPY, block_stride %d) writes DataBlock %d at byte "
                                      "0x%x, outside tile '%s' [0x%x, 0x%x)",
                                      block_stride, j, dst, t.name, t.addr, t.addr + t.size));
+    PipeRegisterAccess(in, t, dst, dst + kBlock, true, "vf.store_align");
     std::memcpy(buf.bytes.data() + dst, r.raw.data() + j * kBlock, kBlock);
     for (int l = j * kBlock / es; l < (j + 1) * kBlock / es; ++l) {
       const bool u = r.LaneUndef(l);
@@ -349,8 +354,16 @@ Value StoreAlignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   in.MarkUsed(t);
   // Active lanes must stay inside the tile.
   const int es = r.ElemBytes();
-  int last = -1;
-  for (int i = 0; i < r.Lanes(); ++i) if (m.bit[i * es]) last = i;
+  int first = -1, last = -1;
+  for (int i = 0; i < r.Lanes(); ++i)
+    if (m.bit[i * es]) {
+      if (first < 0) first = i;
+      last = i;
+    }
+  // The pipe model sees the bytes of the active lanes (the span from the first to the last).
+  if (first >= 0)
+    PipeRegisterAccess(in, t, byte + static_cast<uint64_t>(first) * es, byte + static_cast<uint64_t>(last + 1) * es,
+                       true, "vf.store_align");
   if (last >= 0 && byte + static_cast<uint64_t>(last + 1) * es > t.addr + t.size) {
     in.sink.Report(hazard::kRegisterRange, call.line,
                    absl::StrFormat("vf.store_align writes active lane %d at byte 0x%x, past the end of tile '%s' [0x%x, 0x%x)",
@@ -702,6 +715,7 @@ Value StoreUnalignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
     undef |= r.LaneUndef(lane);
   }
   const uint64_t cut = std::max(start, end / 32 * 32);
+  PipeRegisterAccess(in, *tile, start, cut, true, "vf.store_unalign");
   std::memcpy(buf.bytes.data() + start, run.data(), cut - start);
   std::memcpy(buf.written.data() + start, ok.data(), cut - start);
   StampOrigin(buf, start, cut - start, es, 0, call.line, static_cast<int16_t>(n));
@@ -737,6 +751,10 @@ Value StoreUnalignPostFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) 
             absl::StrFormat("vf.store_unalign_post at 0x%x while the tracker holds bytes ending at 0x%x is not "
                             "simulated",
                             dst, u.addr + u.bytes.size()));
+  if (u.pending) {
+    const std::shared_ptr<Tile> tile = cur ? cur->tile : Resolve(a, a.Req(0, "tile"), nullptr).tile;
+    PipeRegisterAccess(in, *tile, u.addr, u.addr + u.bytes.size(), true, "vf.store_unalign_post");
+  }
   FlushUnalign(in, u, call.line);
   if (cur) cur->byte += n * static_cast<int64_t>(cur->tile->elem_size());
   return Value::None();

@@ -156,6 +156,7 @@ class Interp {
   uint64_t schedule_seed = 0;      // 0: fixed core order; else the interleaving's PRNG seed
   std::map<const FuncIR*, std::vector<StageParamUse>> stage_uses;  // pipeline_stage.cpp's analysis
   bool pipe_sync = false;          // the intra-core pipe model (SimOptions::pipe_sync)
+  uint32_t pipe_reg_epoch = 0;     // V epoch of the vf.* register load/store running (builtins_pipe.cpp)
   // The launch in progress: its scheduler and cross-core events (nullptr outside a kernel),
   // and the GM race tracker (nullptr when the launch has one core).
   CoreScheduler* sched = nullptr;

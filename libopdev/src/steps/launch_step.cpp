@@ -125,7 +125,7 @@ StepResult RunLaunch(const StepContext& ctx, const boost::json::object& request,
   if (auto v = rr.Int("cube_cores")) req.cube_core_num = *v;
   req.check_api = rr.Bool("check_api", true);
   if (auto w = rr.Int("work_budget")) req.work_budget = *w;
-  req.pipe_sync = rr.Bool("pipe_sync", false);
+  req.pipe_sync = rr.Bool("pipe_sync", true);
   int64_t seed = 0;
   if (auto s = rr.Int("schedule_seed")) seed = *s;
   std::string error;

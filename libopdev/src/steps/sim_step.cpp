@@ -5,7 +5,7 @@
 // "out_dir": "DIR", "block_dim"?: int, "target"?: "a5"|"a3", "vector_cores"?: int,
 // "cube_cores"?: int, "work_budget"?: int (work units; 0 or absent: the default from the problem size),
 // "schedule_seed"?: int (0 or absent: the fixed core order; > 0 permutes the interleaving),
-// "pipe_sync"?: bool (the intra-core pipe model, SIM-PIPE-*; default false),
+// "pipe_sync"?: bool (the intra-core pipe model, SIM-PIPE-*; default true),
 // "tiling_key"?: ["NAME=VALUE", ...] (a kernel entry's tiling key, tiling_key.md)} or
 // {"hazards": true}. Status 0 ran clean, 1 hazards (errors) or the run stopped, 2 unusable
 // input. Outputs never overwrite an input file.
@@ -67,7 +67,7 @@ StepResult RunSimStep(const StepContext& ctx, const boost::json::object& request
   const std::optional<int64_t> cube_cores = rr.Int("cube_cores");
   const std::optional<int64_t> work_budget = rr.Int("work_budget");
   const std::optional<int64_t> schedule_seed = rr.Int("schedule_seed");
-  const bool pipe_sync = rr.Bool("pipe_sync", false);
+  const bool pipe_sync = rr.Bool("pipe_sync", true);
   const std::vector<std::string> tiling_key = rr.Strings("tiling_key");
   std::string target_error;
   const std::optional<Target> target = TargetOf(ctx, rr, &target_error);

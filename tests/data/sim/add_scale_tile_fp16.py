@@ -1,6 +1,9 @@
 """z = (x + y) * 0.5 on fp16 tiles with pl.* tile ops (simulator test kernel).
 
 2-D tiling over [rows, cols]; tail tiles narrowed with set_validshape before the loads.
+Double-buffered tile groups with mutex_ids: auto_mutex locks each slot's id around every
+operation on it, which orders the load (MTE2), the compute (V) and the store (MTE3) of a slot
+(Tile_vector_computation.md, "TileGroup —— 自动同步的双缓冲/N缓冲").
 """
 import pypto_pro.language as pl
 import torch
@@ -21,9 +24,9 @@ def add_scale_kernel(
 ):
     tt = pl.TileType(shape=[TR, TC], dtype=pl.DT_FP16, target_memory=pl.MemorySpace.Vec,
                      valid_shape=[-1, -1])
-    xg = pl.make_tile_group(type=tt, addrs=XA, depth=2)
-    yg = pl.make_tile_group(type=tt, addrs=YA, depth=2)
-    zg = pl.make_tile_group(type=tt, addrs=ZA, depth=2)
+    xg = pl.make_tile_group(type=tt, addrs=XA, mutex_ids=[0, 1])
+    yg = pl.make_tile_group(type=tt, addrs=YA, mutex_ids=[2, 3])
+    zg = pl.make_tile_group(type=tt, addrs=ZA, mutex_ids=[4, 5])
     with pl.section_vector():
         rows = x.shape[0]
         cols = x.shape[1]

@@ -5,6 +5,11 @@ The AIC moves a @ b from L0C into the UB of both AIVs (Acc -> Vec, DualModeSplit
 each) and sets event 0; each AIV adds its 32 rows of x, converts them to NZ and inserts them
 into the AIC's L1 tile h_mat at its row offset, then sets event 1; the AIC waits for both AIVs,
 multiplies h by c and stores the result. FP32 throughout, [64, 64] operands.
+The tiles are make_tile buffers, so each core orders its own pipes with sync_src/sync_dst
+(Cube_matrix_computation.md: MTE2 -> MTE1 -> M -> FIX; Tile_vector_computation.md: MTE2 -> V
+-> MTE3); the AIC's second move into `left` is ordered after the first matmul read it through
+M -> FIX, the FIX set and the AIVs' MTE3 set back to its MTE1 wait, as in the official
+test_matmul_add_matmul_add.py.
 """
 import pypto_pro.language as pl
 
@@ -39,17 +44,29 @@ def fused_mm_add_mm_kernel(
 
         pl.load(a_mat, a, [0, 0])
         pl.load(b_mat, b, [0, 0])
+        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE1, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE1, event_id=0)
         pl.move(left, a_mat)
         pl.move(right_b, b_mat)
+        pl.system.sync_src(set_pipe=pl.PipeType.MTE1, wait_pipe=pl.PipeType.M, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE1, wait_pipe=pl.PipeType.M, event_id=0)
         pl.matmul(acc1, left, right_b)
+        pl.system.sync_src(set_pipe=pl.PipeType.M, wait_pipe=pl.PipeType.FIX, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.M, wait_pipe=pl.PipeType.FIX, event_id=0)
         pl.move(mm_ub, acc1, acc_to_vec_mode=pl.AccToVecMode.DualModeSplitM)
         pl.system.set_cross_core(pipe=pl.PipeType.FIX, event_id=0)
 
         pl.load(c_mat, c, [0, 0])
+        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE1, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE1, event_id=0)
         pl.move(right_c, c_mat)
         pl.system.wait_cross_core(pipe=pl.PipeType.MTE1, event_id=1)
         pl.move(left, h_mat)
+        pl.system.sync_src(set_pipe=pl.PipeType.MTE1, wait_pipe=pl.PipeType.M, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE1, wait_pipe=pl.PipeType.M, event_id=0)
         pl.matmul(acc2, left, right_c)
+        pl.system.sync_src(set_pipe=pl.PipeType.M, wait_pipe=pl.PipeType.FIX, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.M, wait_pipe=pl.PipeType.FIX, event_id=0)
         pl.store(out, acc2, [0, 0])
 
     with pl.section_vector():
@@ -63,7 +80,11 @@ def fused_mm_add_mm_kernel(
 
         pl.load(x_ub, x, [row, 0])
         pl.system.wait_cross_core(pipe=pl.PipeType.V, event_id=0)
+        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
         pl.add(h_ub, mm_ub, x_ub)
         pl.move(h_nz, h_ub)
+        pl.system.sync_src(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
         pl.insert(h_mat, h_nz, [row, 0])
         pl.system.set_cross_core(pipe=pl.PipeType.MTE3, event_id=1)

@@ -1,6 +1,10 @@
 """Row softmax with tile ops (row_max / row_expand_sub / exp / row_sum / row_expand_div).
 
 Row reductions write a [TR, 1] DN tile; rows of a block are narrowed with set_validshape.
+The tiles are make_tile buffers, so the kernel orders its pipes by hand
+(Tile_vector_computation.md, "make_tile的手动同步"): MTE2 -> V after the load, V -> MTE3
+before the store, and MTE3 -> MTE2 after it (sync_src_sync_dst.md: the store completes before
+the next block's load over the tiles V read and MTE3 read).
 """
 import pypto_pro.language as pl
 import torch
@@ -37,12 +41,18 @@ def softmax_tile_kernel(
             pl.set_validshape(mx, [vr, 1])
             pl.set_validshape(sm, [vr, 1])
             pl.load(xt, x, [r0, 0])
+            pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
+            pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
             pl.row_max(mx, xt, yt)
             pl.row_expand_sub(yt, xt, mx)
             pl.exp(yt, yt)
             pl.row_sum(sm, yt, xt)
             pl.row_expand_div(yt, yt, sm)
+            pl.system.sync_src(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
+            pl.system.sync_dst(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
             pl.store(y, yt, [r0, 0])
+            pl.system.sync_src(set_pipe=pl.PipeType.MTE3, wait_pipe=pl.PipeType.MTE2, event_id=0)
+            pl.system.sync_dst(set_pipe=pl.PipeType.MTE3, wait_pipe=pl.PipeType.MTE2, event_id=0)
 
 
 def softmax_tile_wrapper(x):

@@ -75,8 +75,8 @@ def platform_counts():
 
 
 def pipe_sync():
-    """The intra-core pipe model (``OPDEV_PIPE_SYNC=1``; off by default, docs/simulator.md)."""
-    return os.environ.get("OPDEV_PIPE_SYNC", "0").strip() not in ("", "0")
+    """The intra-core pipe model: on unless ``OPDEV_PIPE_SYNC=0`` (docs/simulator.md)."""
+    return os.environ.get("OPDEV_PIPE_SYNC", "1").strip() not in ("0", "false", "no", "off")
 
 
 def schedule_seed():

@@ -116,7 +116,7 @@ struct LaunchRequest {
   int64_t work_budget = 0;
   int64_t memory_limit_bytes = 0;
   uint64_t schedule_seed = 0;  // as SimOptions::schedule_seed (0: the fixed core order)
-  bool pipe_sync = false;      // as SimOptions::pipe_sync
+  bool pipe_sync = true;       // as SimOptions::pipe_sync (on by default)
 };
 
 struct LaunchResult {

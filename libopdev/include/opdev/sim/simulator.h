@@ -53,9 +53,10 @@ struct SimOptions {
   // otherwise every set/wait is a switch point and this seeds the choice of the next core.
   uint64_t schedule_seed = 0;
   // The intra-core pipe model (docs/simulator.md, "Pipes of one core"): SIM-PIPE-* findings
-  // for missing or wrong sync_src/sync_dst, mutexes and barriers. Off by default for now:
-  // the project's own test kernels and five official fa/ samples lack pipe syncs.
-  bool pipe_sync = false;
+  // for missing or wrong sync_src/sync_dst, mutexes and barriers. On by default: nothing
+  // inserts intra-core syncs for make_tile tiles on the device (docs/pipe-sync.md §0), so a
+  // kernel without them races there; false runs one core's pipes in program order.
+  bool pipe_sync = true;
   // Extra scalar arguments after the tensors (ints or floats, in order).
   std::vector<double> scalar_args;
   // Kernel entry with @pl.jit(tiling_key=...): the key of the launch, field name -> value, as

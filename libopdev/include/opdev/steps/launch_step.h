@@ -6,7 +6,8 @@
 // Request: {"file": "k.py", "kernel": "NAME", "block_dim"?: 1, "args"?: [V...],
 //           "kwargs"?: {name: V}, "globals"?: {name: V}, "target"?: "a5"|"a3",
 //           "vector_cores"?: 48, "cube_cores"?: 24, "check_api"?: true,
-//           "work_budget"?: 0 (0: the default from the tensors' sizes)}
+//           "work_budget"?: 0 (0: the default from the tensors' sizes), "schedule_seed"?: 0,
+//           "pipe_sync"?: true (the intra-core pipe model; false: program order)}
 // where a value V is null, a bool, an integer, a float, a string, or an object:
 //   {"tensor": i}                 the i-th tensor of `tensors`
 //   {"tuple": [V...]} / {"list": [V...]}
