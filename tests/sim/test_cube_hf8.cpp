@@ -82,7 +82,7 @@ TEST_CASE("cube hf8: HF8 x HF8 -> FP32 over two K blocks is bit-exact with the F
   }
   CHECK(bad == 0);
   CHECK(rounded > 0);
-  CHECK(exact_err < 1e-5);
+  CHECK(exact_err < 1e-4);  // FP32 accumulation of sums up to ~10^5 against the exact sum
 }
 
 TEST_CASE("cube hf8: the FIX store into an HF8 tensor rounds acc * scale to nearest (ties away)") {
