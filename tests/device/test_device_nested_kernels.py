@@ -156,3 +156,46 @@ def test_a_hazard_in_a_nested_kernel_names_its_line():
     assert info.value.code == "SIM-GM-OOB"
     assert info.value.line == line
     _make_oob_kernel(0)(x, torch.zeros_like(x))  # in range: runs clean
+
+
+@pl.inline
+def _double_into(out_t, in_t):
+    pl.add(out_t, in_t, in_t)
+
+
+@pl.inline
+def _negate_into(out_t, in_t):
+    pl.neg(out_t, in_t)
+
+
+def _make_kernel_applying(op):
+    """Factory whose closure variable `op` holds a module-level helper (a @pl.inline function)."""
+    @pl.jit
+    def kernel(x: pl.Tensor[[32, 32], pl.DT_FP32], y: pl.Tensor[[32, 32], pl.DT_FP32]):
+        tt = pl.TileType(shape=[32, 32], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec)
+        a = pl.make_tile(tt, addr=0x0, size=4096)
+        b = pl.make_tile(tt, addr=0x1000, size=4096)
+        with pl.section_vector():
+            pl.load(a, x, [0, 0])
+            op(b, a)
+            pl.store(y, b, [0, 0])
+    return kernel
+
+
+@pytest.mark.parametrize("helper,expect", [(_double_into, lambda x: x * 2), (_negate_into, lambda x: -x)])
+def test_a_closure_variable_holding_a_helper_function_calls_that_helper(helper, expect):
+    kernel = _make_kernel_applying(helper)
+    x = torch.randn([32, 32], device=DEVICE)
+    y = torch.zeros_like(x)
+    kernel(x, y)
+    torch.testing.assert_close(y.cpu(), expect(x.cpu()))
+    assert kernel.last_launch["completed"]
+
+
+def test_a_closure_function_that_is_not_a_def_of_the_file_names_the_variable():
+    kernel = _make_kernel_applying(lambda out_t, in_t: pl.neg(out_t, in_t))
+    x = torch.randn([32, 32], device=DEVICE)
+    with pytest.raises(device.UnsupportedKernelError) as info:
+        kernel(x, torch.zeros_like(x))
+    assert "name 'op' of the function enclosing _make_kernel_applying.<locals>.kernel" in str(info.value)
+    assert "<lambda>" in str(info.value)

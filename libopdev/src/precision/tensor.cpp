@@ -2,6 +2,7 @@
 #include "opdev/precision/tensor.h"
 
 #include "opdev/support/half.h"
+#include "opdev/support/hifloat8.h"
 
 #include "precision/str_cat.h"
 
@@ -182,6 +183,7 @@ double Tensor::GetDouble(int64_t flat) const {
     case DType::kUInt32: return Load<uint32_t>(p);
     case DType::kUInt64: return static_cast<double>(Load<uint64_t>(p));
     case DType::kBool: return Load<uint8_t>(p) != 0 ? 1.0 : 0.0;
+    case DType::kHiFloat8: return HiFloat8ToFloat(Load<uint8_t>(p));
   }
   return 0.0;
 }
@@ -203,6 +205,7 @@ void Tensor::SetDouble(int64_t flat, double v) {
     case DType::kUInt16: Store<uint16_t>(p, SaturatingCast<uint16_t>(v)); break;
     case DType::kUInt32: Store<uint32_t>(p, SaturatingCast<uint32_t>(v)); break;
     case DType::kUInt64: Store<uint64_t>(p, SaturatingCast<uint64_t>(v)); break;
+    case DType::kHiFloat8: Store<uint8_t>(p, FloatToHiFloat8(static_cast<float>(v))); break;
     case DType::kBool: Store<uint8_t>(p, v != 0.0 ? 1 : 0); break;
   }
 }

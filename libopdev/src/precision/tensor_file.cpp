@@ -513,6 +513,7 @@ std::string NpyDescr(DType dtype) {
     case DType::kUInt32: return "<u4";
     case DType::kUInt64: return "<u8";
     case DType::kBool: return "|b1";
+    case DType::kHiFloat8: return "|u1";  // HF8 codes, as numpy and torch carry them (uint8)
   }
   return "<f4";
 }

@@ -35,6 +35,7 @@ std::string DesignName(DType t) {
     case DType::kBFloat16: return "BF16";
     case DType::kFloat32: return "FP32";
     case DType::kInt8: return "INT8";
+    case DType::kHiFloat8: return "HF8";
     case DType::kInt32: return "INT32";
     default: return std::string(DTypeName(t));
   }
@@ -463,7 +464,7 @@ void CheckMatmulOperands(Interp& in, const Args& a, const MatmulCall& mc, const 
   if (!Cat().HasOperandDtypes(op, DesignName(lt), DesignName(rt), DesignName(dt)))
     in.Fail(hazard::kTypeMismatch, a.line(),
             absl::StrFormat("%s %s x %s -> %s is not a documented combination (matmul_acc.md: FP16xFP16, "
-                            "BF16xBF16, FP32xFP32 -> FP32; INT8xINT8 -> INT32)",
+                            "BF16xBF16, FP32xFP32, HF8xHF8 -> FP32; INT8xINT8 -> INT32)",
                             op, DesignName(lt), DesignName(rt), DesignName(dt)));
   if (mc.acc && (mc.acc->type.dtype != dt || mc.acc->type.shape != mc.dst->type.shape))
     in.Fail(hazard::kCubeShape, a.line(),

@@ -1197,12 +1197,21 @@ void Interp::Launch(const FuncIR& kernel, int64_t bd, std::vector<Value>& args, 
         ann->slice->elts.size() >= 2) {
       std::string dn = py::DottedName(*ann->slice->elts[1]).value_or("");
       auto want = ParseDType(dn);
+      if (!want && !dn.empty() && dn.find('.') == std::string::npos) {
+        // A dtype held by a variable: a closure variable of a kernel factory or a module global.
+        auto c = kernel.closure.find(dn);
+        auto g = prog.globals.find(c != kernel.closure.end() ? c->second : dn);
+        if (g != prog.globals.end() && g->second.kind == VK::kDType) want = g->second.dtype();
+      }
       GmTensor& t = args[i].As<GmTensor>();
       // The frontend checks a tensor's dtype only for the pl dtypes it maps to torch dtypes
       // (jit.py, _PL_DTYPE_TO_TORCH: no UINT16/UINT32); for those two it passes the tensor's
-      // bytes as they are, so the kernel sees them as its annotated dtype.
+      // bytes as they are, so the kernel sees them as its annotated dtype. HF8 has no torch
+      // dtype: the frontend maps it to torch.uint8, whose bytes are the HF8 codes.
       const bool unchecked = want && (*want == DType::kUInt16 || *want == DType::kUInt32);
-      if (unchecked && *want != t.dtype && DTypeSize(*want) == DTypeSize(t.dtype)) {
+      if (want && *want == DType::kHiFloat8 && t.dtype == DType::kUInt8) {
+        t.dtype = *want;
+      } else if (unchecked && *want != t.dtype && DTypeSize(*want) == DTypeSize(t.dtype)) {
         t.dtype = *want;
       } else if (want && *want != t.dtype) {
         Fail(hazard::kTypeMismatch, line,

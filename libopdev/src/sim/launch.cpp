@@ -75,11 +75,15 @@ absl::StatusOr<std::shared_ptr<CachedProgram>> GetProgram(const std::string& pat
   return entry;
 }
 
-// Line ranges of the kernel and every function it calls, transitively.
-std::vector<std::pair<int, int>> ReachableRanges(const Program& prog, const FuncIR& kernel) {
+// Line ranges of the kernel and every function it calls, transitively; `passed` are the
+// functions the host passes as closure values (called by a name the source cannot resolve).
+std::vector<std::pair<int, int>> ReachableRanges(const Program& prog, const FuncIR& kernel,
+                                                 const std::vector<const FuncIR*>& passed) {
   std::vector<std::pair<int, int>> ranges;
   std::set<const FuncIR*> seen{&kernel};
   std::vector<const FuncIR*> work{&kernel};
+  for (const FuncIR* f : passed)
+    if (seen.insert(f).second) work.push_back(f);
   while (!work.empty()) {
     const FuncIR* f = work.back();
     work.pop_back();
@@ -104,7 +108,7 @@ bool InRanges(int line, const std::vector<std::pair<int, int>>& ranges) {
 
 class Converter {
  public:
-  explicit Converter(std::vector<std::shared_ptr<GmTensor>>& gm) : gm_(gm) {}
+  Converter(std::vector<std::shared_ptr<GmTensor>>& gm, const Program& prog) : gm_(gm), prog_(prog) {}
 
   absl::StatusOr<Value> Convert(const HostValue& h, const std::string& where) {
     switch (h.kind) {
@@ -143,12 +147,21 @@ class Converter {
         if (FindConstant(h.s, &c)) return c;
         return absl::InvalidArgumentError(absl::StrCat(where, ": unknown PyPTO-Pro constant '", h.s, "'"));
       }
+      case HostValue::Kind::kFunction: {
+        const FuncIR* f = FindFunction(prog_, h.s, static_cast<int>(h.i));
+        // Not a def of the file (a lambda, a function of another module): an error where it is used.
+        if (!f)
+          return Value::Unavailable(absl::StrFormat("it holds function '%s' (line %d), which is not a def of %s",
+                                                    h.s, h.i, prog_.file));
+        return Value::Obj(VK::kFunc, std::make_shared<const FuncIR*>(f));
+      }
     }
     return absl::InternalError("unknown host value kind");
   }
 
  private:
   std::vector<std::shared_ptr<GmTensor>>& gm_;
+  const Program& prog_;
 };
 
 }  // namespace
@@ -195,7 +208,11 @@ absl::StatusOr<LaunchResult> Launch(const LaunchRequest& req, std::vector<std::s
     if (kernel.kind != FuncKind::kJit)
       return absl::InvalidArgumentError(absl::StrCat(req.file, ":", kernel.line, ": '", req.kernel,
                                                      "' is not a @pl.jit kernel"));
-    auto ranges = ReachableRanges(prog, kernel);
+    std::vector<const FuncIR*> passed;
+    for (const auto& [name, hv] : req.globals)
+      if (hv.kind == HostValue::Kind::kFunction)
+        if (const FuncIR* f = FindFunction(prog, hv.s, static_cast<int>(hv.i))) passed.push_back(f);
+    auto ranges = ReachableRanges(prog, kernel, passed);
 
     // Compile-time checks: the frontend rejects API misuse before anything runs.
     if (req.check_api) {
@@ -219,7 +236,7 @@ absl::StatusOr<LaunchResult> Launch(const LaunchRequest& req, std::vector<std::s
       gm.push_back(g);
     }
     if (gm_out) *gm_out = gm;
-    Converter conv(gm);
+    Converter conv(gm, prog);
     std::vector<std::pair<std::string, Value>> globals;
     for (const auto& [name, hv] : req.globals) {
       auto v = conv.Convert(hv, "global '" + name + "'");

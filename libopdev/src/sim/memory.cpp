@@ -2,6 +2,7 @@
 #include "opdev/sim/memory.h"
 
 #include "opdev/support/half.h"
+#include "opdev/support/hifloat8.h"
 
 #include <cmath>
 #include <cstring>
@@ -103,6 +104,7 @@ double LoadScalar(DType t, const uint8_t* p) {
     case DType::kFloat64: { double d; std::memcpy(&d, p, 8); return d; }
     case DType::kInt8: return static_cast<int8_t>(*p);
     case DType::kUInt8: case DType::kBool: return *p;
+    case DType::kHiFloat8: return HiFloat8ToFloat(*p);
     case DType::kInt16: { int16_t v; std::memcpy(&v, p, 2); return v; }
     case DType::kUInt16: { uint16_t v; std::memcpy(&v, p, 2); return v; }
     case DType::kInt32: { int32_t v; std::memcpy(&v, p, 4); return v; }
@@ -130,6 +132,7 @@ void StoreScalar(DType t, uint8_t* p, double v) {
     case DType::kInt8: StoreInt<int8_t>(p, v); return;
     case DType::kUInt8: StoreInt<uint8_t>(p, v); return;
     case DType::kBool: *p = v != 0 ? 1 : 0; return;
+    case DType::kHiFloat8: *p = FloatToHiFloat8(static_cast<float>(v)); return;
     case DType::kInt16: StoreInt<int16_t>(p, v); return;
     case DType::kUInt16: StoreInt<uint16_t>(p, v); return;
     case DType::kInt32: StoreInt<int32_t>(p, v); return;

@@ -63,6 +63,14 @@ bool ReadValue(const boost::json::value& v, const std::string& where, HostValue*
     *out = HostValue::Constant(std::string(o.at("const").as_string()));
     return true;
   }
+  if (o.size() == 2 && o.contains("function") && o.at("function").is_string() && o.contains("line")) {
+    if (!o.at("line").is_int64()) {
+      *error = where + ": \"line\" of a function must be an integer";
+      return false;
+    }
+    *out = HostValue::Function(std::string(o.at("function").as_string()), o.at("line").as_int64());
+    return true;
+  }
   if (o.size() == 1 && o.contains("float") && o.at("float").is_string()) {
     std::string s(o.at("float").as_string());
     double f = s == "inf" ? HUGE_VAL : s == "-inf" ? -HUGE_VAL : s == "nan" ? std::nan("") : 0.0;
@@ -91,7 +99,7 @@ bool ReadValue(const boost::json::value& v, const std::string& where, HostValue*
     *out = std::move(h);
     return true;
   }
-  *error = where + ": unknown value object (expected tensor, tuple, list, object, const or float)";
+  *error = where + ": unknown value object (expected tensor, tuple, list, object, const, function or float)";
   return false;
 }
 

@@ -24,6 +24,7 @@ std::string_view DTypeName(DType t) {
     case DType::kUInt32: return "uint32";
     case DType::kUInt64: return "uint64";
     case DType::kBool: return "bool";
+    case DType::kHiFloat8: return "hifloat8";
   }
   return "float32";
 }
@@ -43,13 +44,14 @@ std::string_view DTypePlName(DType t) {
     case DType::kUInt32: return "DT_UINT32";
     case DType::kUInt64: return "DT_UINT64";
     case DType::kBool: return "DT_BOOL";
+    case DType::kHiFloat8: return "DT_HF8";
   }
   return "DT_FP32";
 }
 
 size_t DTypeSize(DType t) {
   switch (t) {
-    case DType::kInt8: case DType::kUInt8: case DType::kBool: return 1;
+    case DType::kInt8: case DType::kUInt8: case DType::kBool: case DType::kHiFloat8: return 1;
     case DType::kFloat16: case DType::kBFloat16: case DType::kInt16: case DType::kUInt16: return 2;
     case DType::kFloat32: case DType::kInt32: case DType::kUInt32: return 4;
     case DType::kFloat64: case DType::kInt64: case DType::kUInt64: return 8;
@@ -59,7 +61,7 @@ size_t DTypeSize(DType t) {
 
 bool IsFloating(DType t) {
   return t == DType::kFloat16 || t == DType::kBFloat16 || t == DType::kFloat32 ||
-         t == DType::kFloat64;
+         t == DType::kFloat64 || t == DType::kHiFloat8;
 }
 
 bool IsSigned(DType t) {
@@ -81,6 +83,7 @@ std::optional<DType> ParseDType(std::string_view name) {
       {"int32", DType::kInt32}, {"int", DType::kInt32}, {"int64", DType::kInt64},
       {"long", DType::kInt64}, {"uint8", DType::kUInt8}, {"uint16", DType::kUInt16},
       {"uint32", DType::kUInt32}, {"uint64", DType::kUInt64}, {"bool", DType::kBool},
+      {"hf8", DType::kHiFloat8}, {"hifloat8", DType::kHiFloat8},
   };
   for (const auto& [k, v] : kNames)
     if (n == k) return v;

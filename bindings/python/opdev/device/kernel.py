@@ -131,7 +131,17 @@ def _encode(value, tensors, index_of, depth=0):
         fields = {f.name: _encode(getattr(value, f.name), tensors, index_of, depth + 1)
                   for f in dataclasses.fields(value)}
         return {"object": type(value).__name__, "fields": fields}
+    if isinstance(value, _FunctionRef):
+        return {"function": value.func.__qualname__, "line": value.func.__code__.co_firstlineno}
     raise _Unserializable(type(value).__name__)
+
+
+class _FunctionRef:
+    """A function of the launched file held by a closure variable: the simulator finds its def by
+    qualname and first line (`co_firstlineno`: the first decorator line of a decorated def)."""
+
+    def __init__(self, func):
+        self.func = func
 
 
 def _code_names(code, out):
@@ -155,7 +165,9 @@ def _function_of(value):
 def _reachable_globals(func):
     """{name: value} of the module globals read by `func` and the functions it calls, and of
     the closure variables of the nested ones among them (keyed ``<qualname>:<name>``, the
-    simulator's name for a variable of an enclosing function)."""
+    simulator's name for a variable of an enclosing function). A closure variable holding a
+    function of the same module (a helper or vector function handed to a kernel factory) is
+    passed as a reference to its def."""
     module_globals = func.__globals__
     seen_funcs = set()
     result = {}
@@ -186,6 +198,7 @@ def _reachable_globals(func):
             if inner is not None:
                 if getattr(inner, "__globals__", None) is module_globals:
                     work.append(inner)
+                    result["%s:%s" % (f.__qualname__, n)] = _FunctionRef(inner)
                 continue
             result["%s:%s" % (f.__qualname__, n)] = v
     return result
@@ -464,6 +477,9 @@ class JitKernel:
                 src = t.contiguous()
                 staged.append((t, src))
             dtype = str(src.dtype).replace("torch.", "")
+            ann = specs[len(tensors)][1] if len(tensors) < len(specs) else None
+            if dtype == "uint8" and isinstance(ann, dsl.TensorType) and ann.dtype == dsl.DataType.HF8:
+                dtype = "hifloat8"  # HF8 has no torch dtype: a uint8 tensor of codes (jit.py)
             tensors.append((src.data_ptr() if src.numel() else None, dtype, list(src.shape),
                             specs[len(tensors)][0] if len(tensors) < len(specs) else None))
             buffers[key] = len(tensors) - 1

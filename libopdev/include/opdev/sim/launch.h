@@ -39,15 +39,16 @@ namespace opdev::sim {
 
 // A host value handed to a launch: a Python scalar, string, None, a tensor (by index into
 // LaunchRequest::tensors), a tuple or list, an object with attributes (a dataclass
-// instance) or a named PyPTO-Pro constant ("pl.DT_FP16", "pl.MaskPattern.ALL").
+// instance), a named PyPTO-Pro constant ("pl.DT_FP16", "pl.MaskPattern.ALL") or a function of
+// the launched file (by qualname and first line: a closure variable holding a helper).
 struct HostField;
 
 struct HostValue {
-  enum class Kind { kNone, kBool, kInt, kFloat, kStr, kTensor, kTuple, kList, kObject, kConstant };
+  enum class Kind { kNone, kBool, kInt, kFloat, kStr, kTensor, kTuple, kList, kObject, kConstant, kFunction };
   Kind kind = Kind::kNone;
-  int64_t i = 0;       // kBool (0/1), kInt, kTensor (index)
+  int64_t i = 0;       // kBool (0/1), kInt, kTensor (index), kFunction (first line)
   double f = 0;        // kFloat
-  std::string s;       // kStr text, kConstant qualified name, kObject type name
+  std::string s;       // kStr text, kConstant qualified name, kObject type name, kFunction qualname
   std::vector<HostValue> items;                           // kTuple, kList
   std::vector<HostField> fields;  // kObject attributes, in order
 
@@ -57,6 +58,7 @@ struct HostValue {
   static HostValue Str(std::string v);
   static HostValue Tensor(int64_t index);
   static HostValue Constant(std::string q);
+  static HostValue Function(std::string qualname, int64_t line);
 };
 
 // One attribute of a kObject value (a struct declared ahead, not a std::pair: a pair of the
@@ -73,6 +75,13 @@ inline HostValue HostValue::Bool(bool v) { HostValue h; h.kind = Kind::kBool; h.
 inline HostValue HostValue::Str(std::string v) { HostValue h; h.kind = Kind::kStr; h.s = std::move(v); return h; }
 inline HostValue HostValue::Tensor(int64_t index) { HostValue h; h.kind = Kind::kTensor; h.i = index; return h; }
 inline HostValue HostValue::Constant(std::string q) { HostValue h; h.kind = Kind::kConstant; h.s = std::move(q); return h; }
+inline HostValue HostValue::Function(std::string qualname, int64_t line) {
+  HostValue h;
+  h.kind = Kind::kFunction;
+  h.s = std::move(qualname);
+  h.i = line;
+  return h;
+}
 
 // A tensor in the caller's memory: C-order contiguous elements of `dtype`. It is read before
 // the launch and, when some core wrote it, overwritten with the kernel's result afterwards.
