@@ -5,7 +5,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <vector>
 
 using namespace opdev;
 using namespace opdev::sim;
@@ -230,4 +233,61 @@ TEST_CASE("fp16 -> fp32 register widening equals the exact converter on every fp
   }
   CHECK(lanes == 65536);
   CHECK(mismatches == 0);
+}
+
+// The fp16 <-> fp32 lane conversions run a variant chosen at run time (AVX2 or the baseline
+// build, lane_convert.cpp); whichever runs here must give HalfToFloat / FloatToHalf's bits for
+// every fp16 pattern and for fp32 patterns across the whole range (NaN payloads included).
+TEST_CASE("astype fp16<->fp32 matches the scalar converters bit for bit") {
+  MaskReg all16 = vf::UpdateMask(128, DType::kFloat16);
+  MaskReg all32 = vf::UpdateMask(64, DType::kFloat32);
+  int64_t widen_bad = 0, narrow_bad = 0;
+  for (uint32_t base = 0; base < 65536; base += 128) {
+    VReg h;
+    h.dtype = DType::kFloat16;
+    for (int i = 0; i < 128; ++i) {
+      const uint16_t bits = static_cast<uint16_t>(base + i);
+      std::memcpy(h.raw.data() + 2 * i, &bits, 2);
+    }
+    for (CastLayout layout : {CastLayout::kZero, CastLayout::kOne}) {
+      VReg w = vf::AsType(h, all16, DType::kFloat32, layout);
+      for (int j = 0; j < 64; ++j) {
+        uint32_t got;
+        std::memcpy(&got, w.raw.data() + 4 * j, 4);
+        const uint16_t src = static_cast<uint16_t>(base + 2 * j + (layout == CastLayout::kOne ? 1 : 0));
+        if (got != FloatToBits(HalfToFloat(src))) ++widen_bad;
+      }
+    }
+  }
+  // fp32 patterns: a prime stride over all 2^32, and every pattern within 4 of each fp16
+  // rounding boundary (the fp32 images of fp16 values and the midpoints between them).
+  std::vector<uint32_t> pats;
+  for (uint64_t x = 0; x < (uint64_t{1} << 32); x += 65521) pats.push_back(static_cast<uint32_t>(x));
+  for (uint32_t h = 0; h < 65536; ++h) {
+    const uint32_t f = FloatToBits(HalfToFloat(static_cast<uint16_t>(h)));
+    for (uint32_t d = 0; d < 4; ++d) {
+      pats.push_back(f + d);
+      pats.push_back(f - d);
+      pats.push_back(f + 0x1000u + d);
+      pats.push_back(f + 0x1000u - d);
+    }
+  }
+  for (size_t base = 0; base < pats.size(); base += 64) {
+    VReg f;
+    f.dtype = DType::kFloat32;
+    for (int i = 0; i < 64; ++i) {
+      const uint32_t bits = pats[std::min(base + i, pats.size() - 1)];
+      std::memcpy(f.raw.data() + 4 * i, &bits, 4);
+    }
+    VReg n = vf::AsType(f, all32, DType::kFloat16, CastLayout::kZero);
+    for (int i = 0; i < 64; ++i) {
+      uint16_t got;
+      std::memcpy(&got, n.raw.data() + 4 * i, 2);
+      float in;
+      std::memcpy(&in, f.raw.data() + 4 * i, 4);
+      if (got != FloatToHalf(in)) ++narrow_bad;
+    }
+  }
+  CHECK(widen_bad == 0);
+  CHECK(narrow_bad == 0);
 }

@@ -1,7 +1,8 @@
 // Lane conversions between fp32 and the 16-bit float formats over fixed-size blocks, written
 // without branches or tables so the compiler vectorises them; every result is bit-for-bit
 // the scalar converter's (HalfToFloat, FloatToHalf, FloatToBFloat16). Used by the register
-// operations (vf_ops.cpp) and the row loops of the tile operations (tile_ops.cpp).
+// operations (vf_ops.cpp) and the row loops of the tile operations (tile_ops.cpp) through the
+// run-time dispatched block functions of lane_convert.cpp.
 #pragma once
 
 #include "opdev/support/half.h"
@@ -15,7 +16,7 @@ namespace opdev::sim {
 // normal numbers rebias the exponent, Inf/NaN set the fp32 exponent, subnormals and zeros
 // are man * 2^-24 (exact in fp32); the sign is ORed in.
 template <int N>
-void F32FromHalves(const uint16_t* __restrict in, float* __restrict out) {
+[[gnu::always_inline]] inline void F32FromHalves(const uint16_t* __restrict in, float* __restrict out) {
   for (int i = 0; i < N; ++i) {
     const uint32_t h = in[i];
     const uint32_t em = h & 0x7FFFu;
@@ -36,7 +37,7 @@ void F32FromHalves(const uint16_t* __restrict in, float* __restrict out) {
 // simulator relies on), then FloatToHalf for lanes at or beyond the fp16 overflow threshold,
 // Inf and NaN.
 template <int N>
-void HalvesFromF32(const float* __restrict in, uint16_t* __restrict out) {
+[[gnu::always_inline]] inline void HalvesFromF32(const float* __restrict in, uint16_t* __restrict out) {
   for (int i = 0; i < N; ++i) {
     const uint32_t x = FloatToBits(in[i]);
     const uint32_t a = x & 0x7FFFFFFFu;
@@ -54,18 +55,12 @@ void HalvesFromF32(const float* __restrict in, uint16_t* __restrict out) {
   }
 }
 
-// F32FromHalves / HalvesFromF32 / bfloat16 widening and rounding over n lanes: blocks of 64
-// (vectorised), the rest one by one.
-inline void F32FromHalvesN(const uint16_t* in, float* out, int64_t n) {
-  int64_t i = 0;
-  for (; i + 64 <= n; i += 64) F32FromHalves<64>(in + i, out + i);
-  for (; i < n; ++i) F32FromHalves<1>(in + i, out + i);
-}
-inline void HalvesFromF32N(const float* in, uint16_t* out, int64_t n) {
-  int64_t i = 0;
-  for (; i + 64 <= n; i += 64) HalvesFromF32<64>(in + i, out + i);
-  for (; i < n; ++i) HalvesFromF32<1>(in + i, out + i);
-}
+// F32FromHalves / HalvesFromF32 over n lanes: blocks of 64, the rest one by one. Compiled
+// twice (lane_convert.cpp): for AVX2 (8 lanes a step), chosen at run time when the CPU has
+// it, and for the baseline x86-64 (4 lanes). Both run the same integer operations and exact
+// float operations (no FMA), so both give the same bits.
+void F32FromHalvesN(const uint16_t* in, float* out, int64_t n);
+void HalvesFromF32N(const float* in, uint16_t* out, int64_t n);
 inline void F32FromBFloat16N(const uint16_t* in, float* out, int64_t n) {
   for (int64_t i = 0; i < n; ++i) out[i] = BitsToFloat(static_cast<uint32_t>(in[i]) << 16);
 }

@@ -51,7 +51,7 @@ void ToF32(const VReg& r, float* out) {
     case DType::kFloat16: {
       uint16_t h[128];
       std::memcpy(h, r.raw.data(), kVRegBytes);
-      F32FromHalves<128>(h, out);
+      F32FromHalvesN(h, out, 128);
       return;
     }
     case DType::kBFloat16: {
@@ -93,7 +93,7 @@ void FromF32(const float* in, VReg& r) {
     case DType::kFloat32: std::memcpy(r.raw.data(), in, kVRegBytes); return;
     case DType::kFloat16: {
       uint16_t h[128];
-      HalvesFromF32<128>(in, h);
+      HalvesFromF32N(in, h, 128);
       std::memcpy(r.raw.data(), h, kVRegBytes);
       return;
     }
@@ -122,9 +122,9 @@ bool AsTypeFloat(const float* x, DType to, const MaskReg& m, int es_from, int es
   if constexpr (std::is_same_v<D, float>) {
     for (int i = 0; i < n_from; ++i) cv[i] = x[i];
   } else if (to == DType::kFloat16 && n_from == 64) {
-    HalvesFromF32<64>(x, cv);
+    HalvesFromF32N(x, cv, 64);
   } else if (to == DType::kFloat16 && n_from == 128) {
-    HalvesFromF32<128>(x, cv);
+    HalvesFromF32N(x, cv, 128);
   } else {
     for (int i = 0; i < n_from; ++i) cv[i] = to == DType::kFloat16 ? FastHalf(x[i]) : FloatToBFloat16(x[i]);
   }
