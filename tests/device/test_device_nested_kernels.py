@@ -177,7 +177,11 @@ def _make_kernel_applying(op):
         b = pl.make_tile(tt, addr=0x1000, size=4096)
         with pl.section_vector():
             pl.load(a, x, [0, 0])
+            pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
+            pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
             op(b, a)
+            pl.system.sync_src(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
+            pl.system.sync_dst(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
             pl.store(y, b, [0, 0])
     return kernel
 
