@@ -21,7 +21,6 @@ using simtest::Mutate;
 
 namespace {
 
-constexpr int64_t kTiles = 5;
 
 const char* kKernel = R"(import pypto_pro.language as pl
 
