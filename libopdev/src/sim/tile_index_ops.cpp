@@ -211,11 +211,7 @@ std::vector<Issue> GatherBlocks(CoreMemory& mem, Tile& out, const Tile& src, con
         continue;
       }
       const uint64_t from = src.addr + static_cast<uint64_t>(off);
-      const uint64_t to = out.addr + out.ElementOffset(r, j * per_block);
-      if (from + 32 > sb.bytes.size() || to + 32 > vo.buf->bytes.size()) continue;
-      std::memmove(vo.buf->bytes.data() + to, sb.bytes.data() + from, 32);
-      std::memmove(vo.buf->written.data() + to, sb.written.data() + from, 32);
-      if (!vo.buf->origin.empty()) std::fill_n(vo.buf->origin.begin() + to, 32, WriteOrigin{vo.line, -1, 0});
+      CopyBytes(*vo.buf, out.addr + out.ElementOffset(r, j * per_block), sb, from, 32, vo.line);
     }
   if (bad > 0)
     issues.push_back({hazard::kIndexRange,

@@ -73,16 +73,21 @@ struct View {
 
 inline View V(CoreMemory& mem, const Tile& t) { return View{&mem.Get(t.type.space), &t, mem.op_line}; }
 
-// Copies element (sr, sc) of `from` into element (r, c) of `to` byte for byte, with its written
-// flags (gather / scatter move elements, they do not convert them).
+// Copies `n` bytes at `from_off` of `from` to `to_off` of `to` unchanged, with their written
+// flags and the provenance of this operation (gather-style ops move bytes, they do not convert
+// them); nothing when either range leaves its buffer.
+inline void CopyBytes(SpaceBuffer& to, uint64_t to_off, const SpaceBuffer& from, uint64_t from_off, size_t n,
+                      int32_t line) {
+  if (to_off + n > to.bytes.size() || from_off + n > from.bytes.size()) return;
+  std::memmove(to.bytes.data() + to_off, from.bytes.data() + from_off, n);
+  std::memmove(to.written.data() + to_off, from.written.data() + from_off, n);
+  if (!to.origin.empty()) std::fill_n(to.origin.begin() + to_off, n, WriteOrigin{line, -1, 0});
+}
+
+// Element (sr, sc) of `from` into element (r, c) of `to`.
 inline void CopyElement(View& to, int64_t r, int64_t c, const View& from, int64_t sr, int64_t sc) {
-  const uint64_t d = to.t->addr + to.t->ElementOffset(r, c);
-  const uint64_t f = from.t->addr + from.t->ElementOffset(sr, sc);
-  const size_t es = to.t->elem_size();
-  if (d + es > to.buf->bytes.size() || f + es > from.buf->bytes.size()) return;
-  std::memmove(to.buf->bytes.data() + d, from.buf->bytes.data() + f, es);
-  std::memmove(to.buf->written.data() + d, from.buf->written.data() + f, es);
-  if (!to.buf->origin.empty()) std::fill_n(to.buf->origin.begin() + d, es, WriteOrigin{to.line, -1, 0});
+  CopyBytes(*to.buf, to.t->addr + to.t->ElementOffset(r, c), *from.buf, from.t->addr + from.t->ElementOffset(sr, sc),
+            to.t->elem_size(), to.line);
 }
 
 inline void ReportUndef(std::vector<Issue>& issues, int64_t n, const char* op, const Tile& out) {
