@@ -18,31 +18,27 @@
 
 namespace opdev::sim {
 
-namespace {
-
-using BArgs = std::vector<Value>;
-
-struct OperandSpec {
+struct PipeOperand {
   size_t pos = SIZE_MAX;  // positional index (SIZE_MAX: keyword only)
   std::string name;
   bool write = false;
 };
-struct OpSpec {
+struct PipeOpSpec {
   const api::Function* fn = nullptr;
   std::optional<Pipe> pipe;  // fixed pipe (nullopt: by data path)
-  std::vector<OperandSpec> operands;
+  std::vector<PipeOperand> operands;
   bool vf = false;
   bool phase_op = false;  // matmul* / store*: phase= hands the Acc over through the unit flag
   bool matmul = false;
 };
 
-const OpSpec* FindOpSpec(const std::string& name) {
-  static const std::unordered_map<std::string, OpSpec> table = [] {
-    std::unordered_map<std::string, OpSpec> t;
+const PipeOpSpec* FindPipeOpSpec(const std::string& name) {
+  static const std::unordered_map<std::string, PipeOpSpec> table = [] {
+    std::unordered_map<std::string, PipeOpSpec> t;
     const api::Catalog& cat = api::Catalog::Builtin();
     for (const api::Function& f : cat.functions()) {
       if (f.pipe.empty() || f.name == "pl.getval" || f.name == "pl.setval") continue;  // element hooks
-      OpSpec s;
+      PipeOpSpec s;
       s.fn = &f;
       if (f.pipe.find('|') == std::string::npos) s.pipe = ParsePipe(f.pipe);
       s.vf = absl::StartsWith(f.name, "vf.");
@@ -64,7 +60,11 @@ const OpSpec* FindOpSpec(const std::string& name) {
   return it == table.end() ? nullptr : &it->second;
 }
 
-const Value* Operand(const OperandSpec& o, BArgs& pos, Kwargs& kw) {
+namespace {
+
+using BArgs = std::vector<Value>;
+
+const Value* Operand(const PipeOperand& o, BArgs& pos, Kwargs& kw) {
   if (o.pos < pos.size()) return &pos[o.pos];
   for (auto& [k, v] : kw)
     if (k == o.name) return &v;
@@ -102,13 +102,13 @@ void ReportConflict(Interp& in, const PipeConflict& c, Pipe p, bool write, std::
   const std::string where = absl::StrFormat("%s [0x%x, 0x%x) (tile '%s')", std::string(SpaceLabel(space)),
                                             c.begin, c.end, tile);
   const std::string evidence =
-      absl::StrFormat("%s line %d; %s line %d", std::string(op), in.current_line, c.other.op, c.other.line);
+      absl::StrFormat("%s line %d; %s line %d", std::string(op), in.current_line, std::string(c.other.op), c.other.line);
   if (c.kind == PipeConflict::kMte2Waw) {
     in.sink.Report(hazard::kPipeWaw, in.current_line,
                    absl::StrFormat("MTE2 `%s` line %d writes %s again while the MTE2 write of `%s` line %d is not "
                                    "known complete and nothing read the bytes in between: call "
                                    "pl.system.bar_mte2() between the two loads (load.md)",
-                                   std::string(op), in.current_line, where, c.other.op, c.other.line),
+                                   std::string(op), in.current_line, where, std::string(c.other.op), c.other.line),
                    evidence);
     return;
   }
@@ -147,13 +147,13 @@ void MutexIds(const Value& v, std::set<int64_t>& ids) {
 
 PipeOp PipeOpBefore(Interp& in, const XNode& call, std::vector<Value>& pos, Kwargs& kw) {
   PipeOp op;
-  const OpSpec* s = FindOpSpec(call.a->name);
+  const PipeOpSpec* s = call.a->pipe_spec;
   if (!s || !in.core) return op;
   // The pipe: fixed, or the data path of the operands' spaces (store, move).
   std::optional<Pipe> pipe = s->pipe;
   if (!pipe) {
     std::string src, dst;
-    for (const OperandSpec& o : s->operands) {
+    for (const PipeOperand& o : s->operands) {
       const Value* v = Operand(o, pos, kw);
       if (!v) continue;
       std::string sp = v->kind == VK::kTile ? std::string(MemSpaceName(v->As<Tile>().type.space))
@@ -183,7 +183,7 @@ PipeOp PipeOpBefore(Interp& in, const XNode& call, std::vector<Value>& pos, Kwar
     for (int64_t id : op.ids) ps.Lock(op.pipe, id);
   }
   if (!phase.empty()) {
-    for (const OperandSpec& o : s->operands) {
+    for (const PipeOperand& o : s->operands) {
       const Value* v = Operand(o, pos, kw);
       if (!v || v->kind != VK::kTile || v->As<Tile>().type.space != MemSpace::kAcc) continue;
       op.acc = v->As<Tile>().addr;
@@ -202,7 +202,7 @@ PipeOp PipeOpBefore(Interp& in, const XNode& call, std::vector<Value>& pos, Kwar
   }
   // Reads first: an in-place operation (pl.exp(t, t)) reads its operand before writing it.
   for (bool write : {false, true})
-    for (const OperandSpec& o : s->operands) {
+    for (const PipeOperand& o : s->operands) {
       const Value* v = Operand(o, pos, kw);
       if (o.write != write || !v || v->kind != VK::kTile) continue;  // GM: cross-core tracking only
       AccessTile(in, v->As<Tile>(), op.pipe, epoch, o.write, s->fn->name);

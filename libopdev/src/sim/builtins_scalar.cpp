@@ -174,6 +174,7 @@ void WriteAt(Interp& in, const Value& c, int64_t off, const Value& v, int line, 
                                                       NameOf(c), off, std::string(MemSpaceName(t.type.space))));
   if (in.simt) SimtAccess(in, &buf, pos, true, line, "tile", t.name, off);
   if (!in.simt) PipeScalarAccess(in, t, pos, es, true, what);  // SIMT: see docs, "SIMT"
+  buf.Touch(pos, pos + es);
   StoreScalar(t.type.dtype, buf.bytes.data() + pos, x);
   std::memset(buf.written.data() + pos, 1, es);
   if (!buf.origin.empty()) std::fill_n(buf.origin.begin() + pos, es, WriteOrigin{line, -1, 0});

@@ -286,6 +286,7 @@ void StoreDataBlocks(const Args& a, const XNode& call, const VReg& r, const Mask
                                      "0x%x, outside tile '%s' [0x%x, 0x%x)",
                                      block_stride, j, dst, t.name, t.addr, t.addr + t.size));
     PipeRegisterAccess(in, t, dst, dst + kBlock, true, "vf.store_align");
+    buf.Touch(dst, dst + kBlock);
     std::memcpy(buf.bytes.data() + dst, r.raw.data() + j * kBlock, kBlock);
     for (int l = j * kBlock / es; l < (j + 1) * kBlock / es; ++l) {
       const bool u = r.LaneUndef(l);
@@ -379,6 +380,7 @@ Value StoreAlignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
         std::fill_n(buf.origin.begin() + byte + i * es, es,
                     WriteOrigin{call.line, static_cast<int16_t>(i), active});
   }
+  buf.Touch(byte, byte + static_cast<uint64_t>(r.Lanes()) * es);
   if (vf::StoreBytes(r, m, buf.bytes.data() + byte, buf.written.data() + byte)) {
     in.sink.Report(hazard::kUninitRead, call.line,
                    "vf.store_align stores active lanes computed from on-chip bytes never written in this run "
@@ -645,6 +647,7 @@ UnalignReg& UnalignArg(const Args& a, size_t i) {
 void FlushUnalign(Interp& in, UnalignReg& u, int line) {
   if (!u.pending) return;
   SpaceBuffer& buf = in.Mem().Get(MemSpace::kVec);
+  buf.Touch(u.addr, u.addr + u.bytes.size());
   std::memcpy(buf.bytes.data() + u.addr, u.bytes.data(), u.bytes.size());
   std::memcpy(buf.written.data() + u.addr, u.written.data(), u.written.size());
   StampOrigin(buf, u.addr, u.bytes.size(), 1, 0, line, 0);
@@ -716,6 +719,7 @@ Value StoreUnalignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   }
   const uint64_t cut = std::max(start, end / 32 * 32);
   PipeRegisterAccess(in, *tile, start, cut, true, "vf.store_unalign");
+  buf.Touch(start, cut);
   std::memcpy(buf.bytes.data() + start, run.data(), cut - start);
   std::memcpy(buf.written.data() + start, ok.data(), cut - start);
   StampOrigin(buf, start, cut - start, es, 0, call.line, static_cast<int16_t>(n));

@@ -124,6 +124,7 @@ void CopyWindow(CoreMemory& dmem, Tile& dst, int64_t dr, int64_t dc, const CoreM
       uint64_t doff = dst.addr + dst.ElementOffset(dr + r, dc + c);
       uint64_t soff = src.addr + src.ElementOffset(sr + r, sc + c);
       if (doff + run * des <= db.bytes.size() && soff + run * ses <= sb.bytes.size()) {
+        db.Touch(doff, doff + run * des);
         if (same) {
           std::memcpy(db.bytes.data() + doff, sb.bytes.data() + soff, run * des);
           std::memcpy(db.written.data() + doff, sb.written.data() + soff, run * des);
@@ -151,6 +152,7 @@ void CopyWindowFix(CoreMemory& dmem, Tile& dst, int64_t dr, int64_t dc, const Co
       const uint64_t soff = src.addr + src.ElementOffset(sr + r, sc + c);
       if (doff + des > db.bytes.size() || soff + ses > sb.bytes.size()) continue;
       const int64_t col = sc + c;
+      db.Touch(doff, doff + des);
       StoreScalar(dst.type.dtype, db.bytes.data() + doff,
                   FixConvert(fix, LoadScalar(src.type.dtype, sb.bytes.data() + soff), col, dst.type.dtype));
       uint8_t ok = std::memchr(sb.written.data() + soff, 0, ses) == nullptr;
@@ -227,6 +229,7 @@ int64_t Matmul(CoreMemory& mem, const MatmulOperands& ops) {
       const int64_t run = D.RowRun(c, N);
       uint64_t off = D.addr + D.ElementOffset(r, c);
       if (off + run * des <= db.bytes.size()) {
+        db.Touch(off, off + run * des);
         if (integer) {
           std::memcpy(db.bytes.data() + off, ci.data() + r * N + c, run * 4);
         } else if (D.type.dtype == DType::kFloat32) {

@@ -106,6 +106,7 @@ std::vector<Issue> LoadTile(CoreMemory& mem, Tile& dst, const GmTensor& src,
         uint64_t off = dst.addr + dst.ElementOffset(r, c);
         uint64_t len = static_cast<uint64_t>(run) * tes;
         if (off + len <= buf.bytes.size()) {
+          buf.Touch(off, off + len);
           std::memcpy(buf.bytes.data() + off, src.data.data() + (base_flat + r * rs + c) * static_cast<int64_t>(es), len);
           std::memset(buf.written.data() + off, 1, len);
           if (!buf.origin.empty()) std::fill_n(buf.origin.begin() + off, len, WriteOrigin{mem.op_line, -1, 0});
@@ -125,6 +126,7 @@ std::vector<Issue> LoadTile(CoreMemory& mem, Tile& dst, const GmTensor& src,
       const int64_t flat = base_flat + (gr - r0) * rs + (gc - c0) * cs;
       uint64_t off = dst.addr + dst.ElementOffset(r, c);
       if (off + tes > buf.bytes.size()) continue;
+      buf.Touch(off, off + tes);
       if (same_type) std::memcpy(buf.bytes.data() + off, src.data.data() + flat * static_cast<int64_t>(es), es);
       else StoreScalar(dst.type.dtype, buf.bytes.data() + off, src.GetAsDouble(flat));
       std::memset(buf.written.data() + off, 1, tes);
@@ -148,6 +150,20 @@ std::vector<Issue> LoadTile(CoreMemory& mem, Tile& dst, const GmTensor& src,
   }
   return issues;
 }
+
+namespace {
+// Whether two elements of `es` bytes are equal (an inline load for the usual widths: a
+// library memcmp per element is most of a store's compare).
+inline bool SameElement(const uint8_t* a, const uint8_t* b, size_t es) {
+  switch (es) {
+    case 1: return *a == *b;
+    case 2: { uint16_t x, y; std::memcpy(&x, a, 2); std::memcpy(&y, b, 2); return x == y; }
+    case 4: { uint32_t x, y; std::memcpy(&x, a, 4); std::memcpy(&y, b, 4); return x == y; }
+    case 8: { uint64_t x, y; std::memcpy(&x, a, 8); std::memcpy(&y, b, 8); return x == y; }
+    default: return std::memcmp(a, b, es) == 0;
+  }
+}
+}  // namespace
 
 std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& src,
                              const std::vector<int64_t>& offsets, int core_id, const FixOptions* fix,
@@ -210,7 +226,7 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
   auto compare_foreign = [&](int64_t flat, const uint8_t* next) {
     const int32_t w = dst.writer[flat];
     if (w >= 0 && w != core_id)
-      count_foreign(w, std::memcmp(dst.data.data() + flat * static_cast<int64_t>(es), next, es) == 0);
+      count_foreign(w, SameElement(dst.data.data() + flat * static_cast<int64_t>(es), next, es));
   };
   // Appends element `flat` to `changed` (extending its last run) when its bytes changed.
   auto note_changed = [&](int64_t flat, bool differs) {
@@ -236,8 +252,8 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
             const uint8_t* before = dst.data.data() + flat0 * static_cast<int64_t>(es);
             if (std::memcmp(before, buf.bytes.data() + off, len) != 0)
               for (int64_t i = 0; i < run; ++i)
-                note_changed(flat0 + i, std::memcmp(before + i * static_cast<int64_t>(es),
-                                                    buf.bytes.data() + off + i * tes, es) != 0);
+                note_changed(flat0 + i, !SameElement(before + i * static_cast<int64_t>(es),
+                                                     buf.bytes.data() + off + i * tes, es));
           }
           std::memcpy(dst.data.data() + flat0 * static_cast<int64_t>(es), buf.bytes.data() + off, len);
           if (std::memchr(buf.written.data() + off, 0, len) != nullptr) {
@@ -277,8 +293,8 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
       }
       else if (same_type) std::memcpy(out, buf.bytes.data() + off, es);
       else dst.SetFromDouble(flat, LoadScalar(src.type.dtype, buf.bytes.data() + off));
-      if (foreign) count_foreign(w, std::memcmp(before, out, es) == 0);  // the converted value
-      if (changed) note_changed(flat, std::memcmp(before, out, es) != 0);
+      if (foreign) count_foreign(w, SameElement(before, out, es));  // the converted value
+      if (changed) note_changed(flat, !SameElement(before, out, es));
       track(flat, off);
       if (touched) touched->emplace_back(flat, 1);
     }

@@ -1062,7 +1062,6 @@ Value Interp::Subscript(const Value& obj, const Value& idx, int line) {
 void Interp::RegisterTile(const std::shared_ptr<Tile>& t, int line) {
   t->id = next_tile_id++;
   t->decl_line = line;
-  if (core && t->type.space != MemSpace::kGM) Mem().Get(t->type.space).dirty = true;
   for (const auto& issue : CheckPlacement(*t, target)) sink.Report(issue.code, line, issue.message);
   if (!core) return;
   for (const auto& other : core->tiles)

@@ -5,7 +5,11 @@
 #include "opdev/support/hifloat8.h"
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <string>
+#include <string_view>
 
 namespace opdev::sim {
 
@@ -18,6 +22,7 @@ bool SpaceBuffer::AllWritten(uint64_t addr, uint64_t len) const {
 void SpaceBuffer::MarkWritten(uint64_t addr, uint64_t len, bool value) {
   if (addr >= written.size()) return;
   uint64_t end = std::min<uint64_t>(addr + len, written.size());
+  Touch(addr, end);
   std::memset(written.data() + addr, value ? 1 : 0, end - addr);
 }
 
@@ -54,13 +59,53 @@ SpaceBuffer& CoreMemory::Ensure(MemSpace s) const {
 SpaceBuffer& CoreMemory::Get(MemSpace s) { return Ensure(s); }
 const SpaceBuffer& CoreMemory::Get(MemSpace s) const { return Ensure(s); }
 
+namespace {
+bool CheckResetRequested() {
+  const char* e = std::getenv("OPDEV_SIM_CHECK_RESET");
+  return e != nullptr && std::string_view(e) == "1";
+}
+
+bool PageDirty(const SpaceBuffer& b, uint64_t page) {
+  return (page >> 6) < b.dirty_pages.size() && ((b.dirty_pages[page >> 6] >> (page & 63)) & 1) != 0;
+}
+
+// OPDEV_SIM_CHECK_RESET: every byte of a clean page must still be fresh.
+void CheckCleanPages(const SpaceBuffer& b) {
+  for (uint64_t i = 0; i < b.bytes.size(); ++i) {
+    if (PageDirty(b, i >> SpaceBuffer::kDirtyPageShift)) continue;
+    if (b.bytes[i] != kPoisonByte || b.written[i] != 0) {
+      std::fprintf(stderr,
+                   "opdev internal check (OPDEV_SIM_CHECK_RESET): %s byte 0x%llx was changed on a page no write "
+                   "marked dirty: a write path does not call SpaceBuffer::Touch\n",
+                   std::string(MemSpaceName(b.space)).c_str(), static_cast<unsigned long long>(i));
+      std::abort();
+    }
+  }
+}
+}  // namespace
+
 void CoreMemory::Reset() {
+  static const bool check = CheckResetRequested();
   for (auto& b : spaces_) {
-    if (!b.dirty) continue;
-    std::fill(b.bytes.begin(), b.bytes.end(), kPoisonByte);
-    std::fill(b.written.begin(), b.written.end(), 0);
-    std::fill(b.origin.begin(), b.origin.end(), WriteOrigin{});
-    b.dirty = false;
+    if (b.bytes.empty()) continue;
+    if (check) CheckCleanPages(b);
+    const uint64_t n = b.bytes.size();
+    for (size_t w = 0; w < b.dirty_pages.size(); ++w) {
+      uint64_t bits = b.dirty_pages[w];
+      while (bits != 0) {
+        // One run of consecutive dirty pages at a time.
+        const int first = __builtin_ctzll(bits);
+        const uint64_t shifted = bits >> first;
+        const int len = shifted == ~uint64_t{0} ? 64 - first : __builtin_ctzll(~shifted);
+        bits &= len + first >= 64 ? 0 : ~uint64_t{0} << (first + len);
+        const uint64_t lo = std::min<uint64_t>(((w * 64) + first) << SpaceBuffer::kDirtyPageShift, n);
+        const uint64_t hi = std::min<uint64_t>(((w * 64) + first + len) << SpaceBuffer::kDirtyPageShift, n);
+        std::fill(b.bytes.begin() + lo, b.bytes.begin() + hi, kPoisonByte);
+        std::fill(b.written.begin() + lo, b.written.begin() + hi, 0);
+        if (b.origin.size() > lo) std::fill(b.origin.begin() + lo, b.origin.begin() + std::min<uint64_t>(hi, b.origin.size()), WriteOrigin{});
+      }
+    }
+    std::fill(b.dirty_pages.begin(), b.dirty_pages.end(), 0);
   }
 }
 

@@ -154,7 +154,7 @@ std::optional<PipeConflict> PipeState::Access(MemSpace space, uint64_t begin, ui
       found->end = std::max(found->end, e);
     }
   };
-  PipeAccess me{epoch, p, line, std::string(op)};
+  PipeAccess me{epoch, p, line, op};
   for (auto s = m.lower_bound(begin); s != m.end() && s->first < end; ++s) {
     Seg& g = s->second;
     const PipeAccess& w = g.write;

@@ -33,11 +33,12 @@ std::optional<Pipe> ParsePipe(std::string_view s);  // a pl.PipeType member name
 using PipeClock = std::vector<uint32_t>;
 
 // One access of a run of bytes: the operation's epoch on its pipe (0: none), line and name.
+// The name is not copied: it must outlive the launch (an API catalog name or a literal).
 struct PipeAccess {
   uint32_t epoch = 0;
   Pipe pipe = Pipe::kV;
   int line = 0;
-  std::string op;
+  std::string_view op;
 };
 
 // A conflict found at an access: the earlier access it is not ordered after.
@@ -83,7 +84,7 @@ class PipeState {
 
   // Records an access of [begin, end) of `space` by operation `epoch` of `p` and returns the
   // first conflict with an access of another pipe it is not ordered after (MTE2 over MTE2:
-  // kMte2Waw when no other pipe read the bytes in between).
+  // kMte2Waw when no other pipe read the bytes in between). `op` must outlive the launch.
   std::optional<PipeConflict> Access(MemSpace space, uint64_t begin, uint64_t end, Pipe p, uint32_t epoch,
                                      bool write, int line, std::string_view op);
 

@@ -136,6 +136,7 @@ std::unique_ptr<XNode> LowerQualified(const std::string& q, int line) {
   if (BuiltinFn fn = FindBuiltin(q)) {
     auto n = Make(XK::kBuiltinRef, line);
     n->fn = fn;
+    n->pipe_spec = FindPipeOpSpec(q);
     n->name = q;
     return n;
   }

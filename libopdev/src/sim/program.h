@@ -19,6 +19,8 @@
 
 namespace opdev::sim {
 
+struct PipeOpSpec;  // builtins_pipe.cpp
+
 enum class XK {
   kConst, kLocal, kGlobal, kBuiltinRef, kAttr, kSubscript, kCall, kBin, kUnary, kCompare,
   kBoolOp, kIfExp, kTuple, kList, kSlice, kDict, kUnsupported,
@@ -32,6 +34,7 @@ struct XNode {
   std::string name;             // kGlobal name, kAttr attribute, builtin / unsupported text
   mutable Value* global = nullptr;  // kGlobal cache
   BuiltinFn fn = nullptr;       // kBuiltinRef
+  const PipeOpSpec* pipe_spec = nullptr;  // kBuiltinRef: its pipe-model operands (null: none)
   py::Op op = py::Op::kAdd;     // kBin/kUnary/kBoolOp
   std::vector<py::Op> ops;      // kCompare
   std::unique_ptr<XNode> a, b, c;
@@ -135,6 +138,9 @@ std::unique_ptr<Program> LowerProgram(py::Module module, const std::string& file
 
 // The builtin registry (filled by the builtins_*.cpp files).
 BuiltinFn FindBuiltin(const std::string& qualified);  // "pl.add", "vf.exp_sub", "torch.empty"
+// The pipe model's view of a builtin (its pipe and tile operands, from the API catalog;
+// builtins_pipe.cpp), resolved once at lowering; nullptr for one without tile operands.
+const PipeOpSpec* FindPipeOpSpec(const std::string& qualified);
 // Constants named by a qualified name: dtypes, enum members, layouts ("pl.DT_FP32",
 // "pl.MaskPattern.ALL", "torch.float16", "pl.DN").
 bool FindConstant(const std::string& qualified, Value* out);

@@ -67,6 +67,7 @@ bool LoadRow(const View& v, int64_t r, int64_t c0, int64_t n, float* x) {
 void StoreRow(View& v, int64_t r, int64_t c0, int64_t n, const float* z, bool defined) {
   const int64_t off = RowBytes(v, r, c0, n);
   const size_t bytes = static_cast<size_t>(n) * v.t->elem_size();
+  v.buf->Touch(static_cast<uint64_t>(off), static_cast<uint64_t>(off) + bytes);
   uint8_t* p = v.buf->bytes.data() + off;
   alignas(64) uint16_t h[kRowChunk];
   switch (v.t->type.dtype) {

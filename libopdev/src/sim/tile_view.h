@@ -40,6 +40,7 @@ struct View {
     uint64_t off = t->addr + t->ElementOffset(r, c);
     const size_t es = t->elem_size();
     if (off + es > buf->bytes.size()) return;
+    buf->Touch(off, off + es);
     StoreScalar(t->type.dtype, buf->bytes.data() + off, v);
     uint8_t* w = buf->written.data() + off;
     for (size_t k = 0; k < es; ++k) w[k] = defined ? 1 : 0;
@@ -64,6 +65,7 @@ struct View {
     const size_t es = t->elem_size();
     if (off + es > buf->bytes.size()) return;
     const uint64_t bits = static_cast<uint64_t>(v);
+    buf->Touch(off, off + es);
     std::memcpy(buf->bytes.data() + off, &bits, es);
     uint8_t* w = buf->written.data() + off;
     for (size_t k = 0; k < es; ++k) w[k] = defined ? 1 : 0;
@@ -79,6 +81,7 @@ inline View V(CoreMemory& mem, const Tile& t) { return View{&mem.Get(t.type.spac
 inline void CopyBytes(SpaceBuffer& to, uint64_t to_off, const SpaceBuffer& from, uint64_t from_off, size_t n,
                       int32_t line) {
   if (to_off + n > to.bytes.size() || from_off + n > from.bytes.size()) return;
+  to.Touch(to_off, to_off + n);
   std::memmove(to.bytes.data() + to_off, from.bytes.data() + from_off, n);
   std::memmove(to.written.data() + to_off, from.written.data() + from_off, n);
   if (!to.origin.empty()) std::fill_n(to.origin.begin() + to_off, n, WriteOrigin{line, -1, 0});

@@ -36,11 +36,22 @@ struct SpaceBuffer {
   uint64_t alignment = 32;
   std::vector<uint8_t> bytes;    // capacity bytes
   std::vector<uint8_t> written;  // 1 when the byte was written in this run
-  bool dirty = false;            // may hold data of a previous run (tiles were placed here)
+  // The 512-byte pages that may differ from a fresh buffer (poison, unwritten): every writer
+  // of `bytes`/`written` calls Touch (or MarkWritten) with the range it writes, and
+  // CoreMemory::Reset clears only the pages marked here (a kernel writes a fraction of UB).
+  static constexpr int kDirtyPageShift = 9;
+  std::vector<uint64_t> dirty_pages;  // one bit per page, sized on first use
   std::vector<WriteOrigin> origin;  // per byte; empty unless provenance is recorded
 
   bool AllWritten(uint64_t addr, uint64_t len) const;
   void MarkWritten(uint64_t addr, uint64_t len, bool value = true);
+  // Records that [lo, hi) may be written (see dirty_pages).
+  void Touch(uint64_t lo, uint64_t hi) {
+    if (hi <= lo) return;
+    const uint64_t p0 = lo >> kDirtyPageShift, p1 = (hi - 1) >> kDirtyPageShift;
+    if ((p1 >> 6) >= dirty_pages.size()) dirty_pages.resize((p1 >> 6) + 1, 0);
+    for (uint64_t p = p0; p <= p1; ++p) dirty_pages[p >> 6] |= uint64_t{1} << (p & 63);
+  }
 };
 
 // The on-chip memories of one core (AIV: Vec; AIC: the Cube spaces). Buffers are allocated on
@@ -52,7 +63,10 @@ class CoreMemory {
   // The buffer of a space, allocated (poisoned, never written) on first use.
   SpaceBuffer& Get(MemSpace s);
   const SpaceBuffer& Get(MemSpace s) const;
-  // Resets contents to poison and clears the written bits (of spaces marked dirty).
+  // Resets contents to poison and clears the written bits (of the dirty pages of each space).
+  // With OPDEV_SIM_CHECK_RESET=1 in the environment it first proves that no byte of a clean
+  // page was changed (a write path that forgot to Touch), and aborts naming the space
+  // and byte when one was: a developer check, run over the test suite.
   void Reset();
 
   // Provenance: when on, every space keeps a WriteOrigin per byte and writers stamp it with
