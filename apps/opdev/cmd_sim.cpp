@@ -66,6 +66,8 @@ int RunSim(const std::vector<std::string>& args) {
   int code = 0;
   if (!ParseArgs(args, kUsage, opts, pos, vm, &code)) return code;
   const bool json = vm["json"].as<bool>();
+  if (vm["pipe-sync"].as<bool>() && vm["no-pipe-sync"].as<bool>())
+    return FailUsage("sim", "--pipe-sync and --no-pipe-sync contradict each other: give at most one", json);
   boost::json::object request{{"hazards", vm["hazards"].as<bool>()},
                               {"target", vm["target"].as<std::string>()},
                               {"block_dim", vm["block-dim"].as<int64_t>()},

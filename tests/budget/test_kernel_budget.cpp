@@ -37,7 +37,7 @@ TEST_CASE("constant folding follows Python integer semantics") {
   CHECK(env.count("I") == 0);
 }
 
-TEST_CASE("scalar addrs: slots follow contiguously by tile bytes; make_tile takes addr/size") {
+TEST_CASE("scalar addrs: slots follow contiguously by tile bytes / make_tile takes addr/size") {
   py::Module m = Parse(
       "ROWS = 16\nCOLS = 64\nBASE = 0x1000\n"
       "@pl.jit(auto_mutex=True)\n"

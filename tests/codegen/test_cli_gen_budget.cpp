@@ -24,7 +24,7 @@ int Run(const std::string& args, std::string* out) {
 
 }  // namespace
 
-TEST_CASE("opdev gen writes the planned file; a read-only product is never overwritten") {
+TEST_CASE("opdev gen writes the planned file / a read-only product is never overwritten") {
   if (Bin().empty() || !fs::exists(Bin())) {
     WARN("OPDEV_BIN not built; skipping");
     return;

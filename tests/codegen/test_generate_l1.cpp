@@ -96,7 +96,7 @@ TEST_CASE("l1: Module 1 of matmul_softmax is the Cube section alone, returning s
   CHECK(py::ParseModule(c, f.rel, &d).ok());
 }
 
-TEST_CASE("l1: Module 2 extends Module 1's kernel with the Vector section and the §6 event; Module 1's file is untouched") {
+TEST_CASE("l1: Module 2 extends Module 1's kernel with the Vector section and the §6 event / Module 1's file is untouched") {
   fs::path dir = cgtest::CopyExample("matmul_softmax", "l1m2");
   // Module 2 before Module 1's staged file exists: the planner's prerequisite.
   {
@@ -144,7 +144,7 @@ TEST_CASE("l1: Module 2 extends Module 1's kernel with the Vector section and th
   CHECK(Has(c, "    y = matmul_softmax_wrapper_module12(q, k)\n"));
 }
 
-TEST_CASE("l1: a new Module starts from the last verified staged file; an edited one is not extended") {
+TEST_CASE("l1: a new Module starts from the last verified staged file / an edited one is not extended") {
   fs::path dir = cgtest::CopyExample("matmul_softmax", "l1start");
   Write(Gen(dir, 1));
   const fs::path m1 = dir / "modules/test_matmul_softmax_module1.py";

@@ -97,7 +97,7 @@ TEST_CASE("opdev check: usage and input errors exit 2") {
   CHECK(bad.out.find("KB_SELECTION.json:3: error[CONTRACT-FILE-UNREADABLE]") != std::string::npos);
 }
 
-TEST_CASE("opdev check --help states the KB root rule; --list-rules lists every code") {
+TEST_CASE("opdev check --help states the KB root rule / --list-rules lists every code") {
   Run h = Opdev("check --help");
   CHECK(h.code == 0);
   CHECK(h.out.find("OPDEV_KB_ROOT") != std::string::npos);

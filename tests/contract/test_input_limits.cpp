@@ -60,7 +60,7 @@ TEST_CASE("JSON nesting within the limit still parses (fields are checked, not r
   CHECK_FALSE(d.Find("JSON-SYNTAX"));
 }
 
-TEST_CASE("DESIGN.md with '![[]()' repeated 100k times: refused before cmark-gfm, with the line") {
+TEST_CASE("DESIGN.md with an unclosed image-link bracket run repeated 100k times: refused before cmark-gfm, with the line") {
   ScratchOpDir s;
   std::string text = ReadAll(s.path("DESIGN.md"));
   int lines = static_cast<int>(CountOf(text, "\n"));

@@ -100,7 +100,7 @@ TEST_CASE("split layout: one KB_USAGE.json per class, class_id from the class di
   }
 }
 
-TEST_CASE("empty selection: bindings [] and invariants [] round-trip; records are rejected") {
+TEST_CASE("empty selection: bindings [] and invariants [] round-trip / records are rejected") {
   auto ws = FreshWorkspace("empty");
   auto op = CopyOpDir(ws, "empty", "ident");
   opdev::Diagnostics diags;

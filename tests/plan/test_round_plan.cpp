@@ -121,7 +121,7 @@ TEST_CASE("L1 Module 1 starts from the template and needs its stage golden") {
   CHECK(HasReadOnly(*plan, "modules/fused_golden_stage123.py", ReadOnlyKind::kGolden));
 }
 
-TEST_CASE("L1 new Module 2 copies Module 1; redo of Module 2 edits its own file") {
+TEST_CASE("L1 new Module 2 copies Module 1 / redo of Module 2 edits its own file") {
   auto ws = FreshWorkspace("m2");
   auto op = FusedOpDir(ws, 1);
   opdev::Diagnostics diags;

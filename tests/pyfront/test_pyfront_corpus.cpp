@@ -125,7 +125,7 @@ TEST_CASE("corpus: source spans equal CPython's positions", "[pyfront][corpus]")
   }
 }
 
-TEST_CASE("corpus: parse -> print -> parse gives the same AST; printing is idempotent",
+TEST_CASE("corpus: parse -> print -> parse gives the same AST / printing is idempotent",
           "[pyfront][corpus]") {
   for (const auto& f : DataFiles()) {
     INFO(f);

@@ -234,7 +234,7 @@ TEST_CASE("parser: numbers keep their spelling and canonical value", "[pyfront]"
   CHECK(py::PrintExpr(a) == "0x1_0000");
 }
 
-TEST_CASE("parser: strings decode escapes; f-strings become JoinedStr", "[pyfront]") {
+TEST_CASE("parser: strings decode escapes / f-strings become JoinedStr", "[pyfront]") {
   auto m = MustParse("s = 'a\\tb\\x41\\u00e9' r'\\n'\nb = b'\\xff\\n'\nf = f'{x!r:>{w}}!'\n");
   CHECK(m.body[0]->value->value == "a\tbA\xc3\xa9\\n");
   CHECK(m.body[1]->value->const_kind == py::ConstKind::kBytes);

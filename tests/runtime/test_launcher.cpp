@@ -124,7 +124,7 @@ TEST_CASE("TILE_FWK_DEVICE_ID comes from --device, else from the idle chip npu-s
   ::unsetenv("FAKE_NPU_SMI_INFO");
 }
 
-TEST_CASE("the no-output watchdog kills a hung run; the timeout kills a chatty one") {
+TEST_CASE("the no-output watchdog kills a hung run / the timeout kills a chatty one") {
   LaunchOptions o = Python("py_hang");
   o.idle_timeout_seconds = 1.0;
   o.timeout_seconds = 60;

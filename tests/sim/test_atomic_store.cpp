@@ -65,7 +65,7 @@ TEST_CASE("atomic adds of four cores accumulate into one region") {
   }
 }
 
-TEST_CASE("without atomic= the cores overwrite each other; an atomic add races with a plain store") {
+TEST_CASE("without atomic= the cores overwrite each other / an atomic add races with a plain store") {
   std::string plain = Mutate(kAtomic, ", atomic=pl.AtomicType.AtomicAdd", "");
   Run a = RunAtomic(plain, 4);
   INFO(a.r.hazards.ToText());

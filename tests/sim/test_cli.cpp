@@ -69,7 +69,7 @@ TEST_CASE("opdev sim writes the wrapper's output as .npy and exits 0 on a clean 
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("opdev sim checks the pipes of each core by default; --no-pipe-sync turns the model off") {
+TEST_CASE("opdev sim checks the pipes of each core by default / --no-pipe-sync turns the model off") {
   auto dir = std::filesystem::temp_directory_path() / "opdev_sim_cli_pipes";
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
@@ -107,6 +107,11 @@ TEST_CASE("opdev sim checks the pipes of each core by default; --no-pipe-sync tu
     auto c = codes(on.out);
     CHECK(std::find(c.begin(), c.end(), "SIM-PIPE-RACE") != c.end());
   }
+  // Both switches at once is a usage error, not a silent choice.
+  auto both = RunCmd(base + (dir / "both").string() + " --pipe-sync --no-pipe-sync");
+  CHECK(both.exit == 2);
+  CHECK(both.out.find("contradict") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(dir / "both" / "y.npy"));
   auto off = RunCmd(base + (dir / "off").string() + " --no-pipe-sync");
   CHECK(off.exit == 0);
   CHECK(codes(off.out).empty());

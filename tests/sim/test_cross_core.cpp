@@ -208,7 +208,7 @@ sim::SimResult RunSameInsert(const std::string& src, uint64_t seed, precision::T
 
 }  // namespace
 
-TEST_CASE("sim: cross-core: two AIVs inserting the same bytes unordered is a warning; different bytes a race") {
+TEST_CASE("sim: cross-core: two AIVs inserting the same bytes unordered is a warning / different bytes a race") {
   const int line = LineOf(kSameInsert, "pl.insert(h_mat, a_nz, [0, 0])");
   for (uint64_t seed : {0ull, 1ull, 2ull, 3ull}) {
     INFO("seed " << seed);

@@ -108,7 +108,7 @@ TEST_CASE("cube hf8: the FIX store into an HF8 tensor rounds acc * scale to near
   CHECK(inexact > 0);  // the store did round
 }
 
-TEST_CASE("cube hf8: HF8 x FP16 is a dtype error; so is an FP16 tensor for an HF8 parameter") {
+TEST_CASE("cube hf8: HF8 x FP16 is a dtype error / so is an FP16 tensor for an HF8 parameter") {
   const auto a = Codes(kM * kM, 51);
   auto out = *precision::Tensor::Zeros(DType::kFloat32, {kM, kN});
   auto bh = *precision::Tensor::Zeros(DType::kFloat16, {kM, kN});

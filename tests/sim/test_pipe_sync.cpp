@@ -172,7 +172,7 @@ std::string MessageAt(const sim::SimResult& r, std::string_view code, int line) 
 
 }  // namespace
 
-TEST_CASE("pipes: sync_src/sync_dst orders MTE2 -> V and V -> MTE3; without them the access races") {
+TEST_CASE("pipes: sync_src/sync_dst orders MTE2 -> V and V -> MTE3 / without them the access races") {
   Clean(kFlags);
   std::string no_in = Mutate(kFlags,
                              "        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)\n"
@@ -207,7 +207,7 @@ TEST_CASE("pipes: a flag left set when the core ends is counted in the statistic
   CHECK(Run(kFlags).stats.pipe_flags_pending == 0);
 }
 
-TEST_CASE("pipes: a flag of another event id or pipe pair orders nothing; a wait without a set stops the run") {
+TEST_CASE("pipes: a flag of another event id or pipe pair orders nothing / a wait without a set stops the run") {
   std::string other = Mutate(kFlags, "wait_pipe=pl.PipeType.V, event_id=0)\n        pl.system.sync_dst",
                              "wait_pipe=pl.PipeType.V, event_id=1)\n        pl.system.sync_dst");
   auto r = Run(other);
@@ -250,7 +250,7 @@ TEST_CASE("pipes: invalid flag and mutex arguments are SIM-PIPE-SYNC") {
   CHECK(HasAt(r3.hazards, hazard::kPipeSync, LineOf(unpaired, "mutex_unlock(pipe=pl.PipeType.MTE2, mutex_id=3)", 1)));
 }
 
-TEST_CASE("pipes: a hand mutex orders the pipes through unlock -> lock of one id; another id does not") {
+TEST_CASE("pipes: a hand mutex orders the pipes through unlock -> lock of one id / another id does not") {
   Clean(kMutex);
   std::string other = Mutate(Mutate(kMutex, "mutex_lock(pipe=pl.PipeType.V, mutex_id=3)", "mutex_lock(pipe=pl.PipeType.V, mutex_id=4)"),
                              "mutex_unlock(pipe=pl.PipeType.V, mutex_id=3)", "mutex_unlock(pipe=pl.PipeType.V, mutex_id=4)");
@@ -260,7 +260,7 @@ TEST_CASE("pipes: a hand mutex orders the pipes through unlock -> lock of one id
   CHECK(HasAt(r.hazards, hazard::kPipeRace, LineOf(other, "pl.store(out, to, [0, 0])")));
 }
 
-TEST_CASE("pipes: auto_mutex groups order load, add and store and the double buffer's reuse; without ids they race") {
+TEST_CASE("pipes: auto_mutex groups order load, add and store and the double buffer's reuse / without ids they race") {
   Clean(kGroups);
   std::string no_ids = Mutate(kGroups, "addrs=[0x0000, 0x1000], mutex_ids=[0, 1]", "addrs=[0x0000, 0x1000], depth=2");
   auto r = Run(no_ids);
@@ -275,7 +275,7 @@ TEST_CASE("pipes: auto_mutex groups order load, add and store and the double buf
   CHECK(HasAt(r2.hazards, hazard::kPipeRace, LineOf(off, "pl.store(out, to, [0, 0])")));
 }
 
-TEST_CASE("pipes: bar_all orders every pipe; a barrier of one pipe orders nothing across pipes") {
+TEST_CASE("pipes: bar_all orders every pipe / a barrier of one pipe orders nothing across pipes") {
   Clean(kBarrier);
   std::string one = Mutate(kBarrier, "        pl.system.bar_all()\n        pl.add", "        pl.system.bar_mte2()\n        pl.add");
   auto r = Run(one);
@@ -313,7 +313,7 @@ TEST_CASE("pipes: accesses match by address, not by tile: an alias of the loaded
   CHECK(HasAt(r2.hazards, hazard::kPipeRace, LineOf(bare, "pl.store(out, tb, [0, 0])")));
 }
 
-TEST_CASE("pipes: getval/setval run on S; an MTE2 -> S flag orders them after the load") {
+TEST_CASE("pipes: getval/setval run on S / an MTE2 -> S flag orders them after the load") {
   Clean(kScalar);
   std::string bare = Mutate(kScalar,
                             "        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.S, event_id=2)\n"
@@ -324,7 +324,7 @@ TEST_CASE("pipes: getval/setval run on S; an MTE2 -> S flag orders them after th
   CHECK(HasAt(r.hazards, hazard::kPipeRace, LineOf(bare, "v = pl.getval(ta, 5)")));
 }
 
-TEST_CASE("pipes: the phase= unit flag orders the FIX store after the matmul; without phase= it races") {
+TEST_CASE("pipes: the phase= unit flag orders the FIX store after the matmul / without phase= it races") {
   Clean(kCube, true);
   std::string bare = Mutate(Mutate(kCube, ", phase=pl.AccPhase.Final)", ")"), ", phase=pl.STPhase.Final)", ")");
   auto r = Run(bare, true);
@@ -339,7 +339,7 @@ TEST_CASE("pipes: the phase= unit flag orders the FIX store after the matmul; wi
   CHECK(HasAt(r2.hazards, hazard::kPipeRace, LineOf(no_mte1, "pl.matmul(ac, al, br, phase=pl.AccPhase.Final)")));
 }
 
-TEST_CASE("pipes: the model is on by default; with SimOptions::pipe_sync false the sync calls are no-ops") {
+TEST_CASE("pipes: the model is on by default / with SimOptions::pipe_sync false the sync calls are no-ops") {
   std::string bare = Mutate(kFlags,
                             "        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)\n"
                             "        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)\n",

@@ -95,7 +95,7 @@ TEST_CASE("sim: pl.gather: an index outside the source and a compare mode are re
   CHECK(HasAt(r2.hazards, sim::hazard::kUnsupported, LineOf(cmp, "pl.gather(")));
 }
 
-TEST_CASE("sim: pl.scatter: a permutation lands exactly; a conflict and a wrong index width are findings") {
+TEST_CASE("sim: pl.scatter: a permutation lands exactly / a conflict and a wrong index width are findings") {
   const std::string src = Kernel(
       "src: pl.Tensor[[8, 16], pl.DT_FP32], idx: pl.Tensor[[8, 16], pl.DT_INT32], out: pl.Tensor[[8, 16], pl.DT_FP32]",
       Group("gs", "DT_FP32", 8, 16, 0, 0) + Group("gi", "DT_INT32", 8, 16, 0x1000, 1) +
@@ -129,7 +129,7 @@ TEST_CASE("sim: pl.scatter: a permutation lands exactly; a conflict and a wrong 
   CHECK(HasAt(r3.hazards, sim::hazard::kTypeMismatch, LineOf(half2, "pl.scatter(")));
 }
 
-TEST_CASE("sim: pl.quant: per-row scale, ties to even, saturation; ASYM adds the zero point into UINT8") {
+TEST_CASE("sim: pl.quant: per-row scale, ties to even, saturation / ASYM adds the zero point into UINT8") {
   const std::string sym = Kernel(
       "src: pl.Tensor[[2, 32], pl.DT_FP32], scale: pl.Tensor[[2, 8], pl.DT_FP32], out: pl.Tensor[[2, 32], pl.DT_INT8]",
       Group("gs", "DT_FP32", 2, 32, 0, 0) + Group("gk", "DT_FP32", 2, 8, 0x1000, 1) +
@@ -200,7 +200,7 @@ TEST_CASE("sim: pl.dequant: (src - offset) * scale per row in FP32") {
   }
 }
 
-TEST_CASE("sim: pl.gathermask: the pattern's columns packed; a wrong out width is a finding") {
+TEST_CASE("sim: pl.gathermask: the pattern's columns packed / a wrong out width is a finding") {
   auto kernel = [](int out_cols, int mode) {
     return Kernel("src: pl.Tensor[[4, 64], pl.DT_FP16], out: pl.Tensor[[4, " + std::to_string(out_cols) + "], pl.DT_FP16]",
                   Group("gs", "DT_FP16", 4, 64, 0, 0) + Group("go", "DT_FP16", 4, out_cols, 0x1000, 1),
@@ -223,7 +223,7 @@ TEST_CASE("sim: pl.gathermask: the pattern's columns packed; a wrong out width i
   CHECK(HasAt(r.hazards, sim::hazard::kTileShapeAlign, LineOf(wrong, "pl.gathermask(")));
 }
 
-TEST_CASE("sim: pl.gatherb: 32-byte blocks from byte offsets; an offset past the tile is SIM-INDEX-RANGE") {
+TEST_CASE("sim: pl.gatherb: 32-byte blocks from byte offsets / an offset past the tile is SIM-INDEX-RANGE") {
   const std::string src = Kernel(
       "src: pl.Tensor[[2, 64], pl.DT_FP16], off: pl.Tensor[[2, 8], pl.DT_UINT32], out: pl.Tensor[[2, 64], pl.DT_FP16]",
       Group("gs", "DT_FP16", 2, 64, 0, 0) + Group("gf", "DT_UINT32", 2, 8, 0x1000, 1) +

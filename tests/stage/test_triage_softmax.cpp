@@ -47,7 +47,7 @@ int LineOf(const std::string& text, const std::string& marker, const std::string
 
 }  // namespace
 
-TEST_CASE("softmax (published DESIGN): suspected design_violation at the stale pass-3 masks; only column tails fail") {
+TEST_CASE("softmax (published DESIGN): suspected design_violation at the stale pass-3 masks / only column tails fail") {
   fs::path dir = CopyExample("published");
   stage::StageOptions o;
   o.op_dir = dir.string();
@@ -140,7 +140,7 @@ TEST_CASE("softmax (published DESIGN): suspected design_violation at the stale p
   CHECK(md.find("DESIGN.md:" + std::to_string(even)) != std::string::npos);
 }
 
-TEST_CASE("a hand-written kernel with stale pass-3 masks (--no-gen): implementation_error at the kernel lines; only column tails fail") {
+TEST_CASE("a hand-written kernel with stale pass-3 masks (--no-gen): implementation_error at the kernel lines / only column tails fail") {
   fs::path dir = CopyExample("nogen_stale");
   // The self-check reference kernel with the kernel name DESIGN_BINDINGS plans, and its
   // pass 3 made to reuse pass 2's last masks (the two update_mask lines of pass 3 removed).

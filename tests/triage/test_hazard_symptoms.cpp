@@ -65,7 +65,7 @@ TEST_CASE("a GM race between an AIC and an AIV is the sync row, between two AIVs
   CHECK(same.separation.symptom == Symptom::kCores);
 }
 
-TEST_CASE("cross-core event hazards are the sync row; output coverage hazards the cores row") {
+TEST_CASE("cross-core event hazards are the sync row / output coverage hazards the cores row") {
   CHECK(WithErrorHazard("SIM-XCORE-DEADLOCK", "every live core waits").separation.symptom == Symptom::kSyncPipeline);
   CHECK(WithErrorHazard("SIM-XCORE-EVENT-REUSE", "event 3 set again").separation.symptom == Symptom::kSyncPipeline);
   CHECK(WithErrorHazard("SIM-XCORE-RACE", "AIV 0 reads a buffer AIC 0 writes").separation.symptom ==
