@@ -73,12 +73,11 @@ const Value* Operand(const PipeOperand& o, BArgs& pos, Kwargs& kw) {
 
 std::string_view SpaceLabel(MemSpace s) { return MemSpaceName(s); }
 
+using Runs = std::vector<std::pair<uint64_t, uint64_t>>;
+
 // The byte runs of a tile's valid window, sorted and merged.
-void TileRuns(const Tile& t, std::vector<std::pair<uint64_t, uint64_t>>& out) {
+void ComputeTileRuns(const Tile& t, int64_t rows, int64_t cols, Runs& out) {
   out.clear();
-  int64_t rows = t.valid_rows;
-  int64_t cols = t.valid_cols;
-  if (rows <= 0 || cols <= 0) rows = t.type.shape[0], cols = t.type.shape[1];
   const uint64_t es = t.elem_size();
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < cols;) {
@@ -87,13 +86,56 @@ void TileRuns(const Tile& t, std::vector<std::pair<uint64_t, uint64_t>>& out) {
       out.emplace_back(off, off + static_cast<uint64_t>(run) * es);
       c += run;
     }
-  std::sort(out.begin(), out.end());
+  if (!std::is_sorted(out.begin(), out.end())) std::sort(out.begin(), out.end());
   size_t k = 0;
   for (size_t j = 1; j < out.size(); ++j) {
     if (out[j].first <= out[k].second) out[k].second = std::max(out[k].second, out[j].second);
     else out[++k] = out[j];
   }
   if (!out.empty()) out.resize(k + 1);
+}
+
+// What a tile's runs depend on: its address, type and valid window (the raw window too: a
+// compact tile's fractal addressing reads it).
+struct RunsKey {
+  uint64_t addr;
+  int64_t rows, cols, valid_rows, valid_cols, shape0, shape1;
+  int dtype, space, layout, fractal, compact;
+  bool operator==(const RunsKey&) const = default;
+};
+struct RunsKeyHash {
+  size_t operator()(const RunsKey& k) const {
+    uint64_t h = 1469598103934665603ULL;
+    for (uint64_t v : {k.addr, static_cast<uint64_t>(k.rows), static_cast<uint64_t>(k.cols),
+                       static_cast<uint64_t>(k.valid_rows), static_cast<uint64_t>(k.valid_cols),
+                       static_cast<uint64_t>(k.shape0), static_cast<uint64_t>(k.shape1),
+                       static_cast<uint64_t>(k.dtype), static_cast<uint64_t>(k.space), static_cast<uint64_t>(k.layout),
+                       static_cast<uint64_t>(k.fractal), static_cast<uint64_t>(k.compact)})
+      h = (h ^ v) * 1099511628211ULL;
+    return static_cast<size_t>(h);
+  }
+};
+
+// The runs of `t`, memoised per thread: a kernel applies its operations to the same few tiles
+// in every iteration, and a Cube tile's fractal rows make hundreds of runs to sort. The runs
+// are a function of the key alone, so a hit is exact.
+const Runs& TileRuns(const Tile& t) {
+  static thread_local std::unordered_map<RunsKey, Runs, RunsKeyHash> memo;
+  int64_t rows = t.valid_rows;
+  int64_t cols = t.valid_cols;
+  if (rows <= 0 || cols <= 0) rows = t.type.shape[0], cols = t.type.shape[1];
+  const RunsKey key{t.addr,          rows,
+                    cols,            t.valid_rows,
+                    t.valid_cols,    t.type.shape[0],
+                    t.type.shape[1], static_cast<int>(t.type.dtype),
+                    static_cast<int>(t.type.space), static_cast<int>(t.type.EffectiveLayout()),
+                    t.type.fractal,  t.type.compact};
+  auto it = memo.find(key);
+  if (it != memo.end()) return it->second;
+  if (memo.size() >= 4096) memo.clear();  // bounded: kernels use few distinct tiles
+  Runs& runs = memo[key];
+  ComputeTileRuns(t, rows, cols, runs);
+  return runs;
 }
 
 void ReportConflict(Interp& in, const PipeConflict& c, Pipe p, bool write, std::string_view op, MemSpace space,
@@ -128,8 +170,7 @@ void ReportConflict(Interp& in, const PipeConflict& c, Pipe p, bool write, std::
 void AccessTile(Interp& in, const Tile& t, Pipe p, uint32_t epoch, bool write, std::string_view op) {
   CoreContext& core = *in.core;
   if (!core.Owns(t.type.space)) return;  // another core's memory (cross_core_data.h)
-  static thread_local std::vector<std::pair<uint64_t, uint64_t>> runs;
-  TileRuns(t, runs);
+  const Runs& runs = TileRuns(t);
   for (const auto& [b, e] : runs) {
     if (auto c = core.pipes.Access(t.type.space, b, e, p, epoch, write, in.current_line, op)) {
       ReportConflict(in, *c, p, write, op, t.type.space, t.name);

@@ -107,6 +107,19 @@ void Gather(const SpaceBuffer& buf, const Tile& t, int64_t rows, int64_t cols, T
 
 }  // namespace
 
+namespace {
+// memcpy with the one-element sizes inline (a ZN tile's rows are runs of one element).
+inline void CopySmall(uint8_t* d, const uint8_t* s, size_t n) {
+  switch (n) {
+    case 1: *d = *s; return;
+    case 2: { uint16_t v; std::memcpy(&v, s, 2); std::memcpy(d, &v, 2); return; }
+    case 4: { uint32_t v; std::memcpy(&v, s, 4); std::memcpy(d, &v, 4); return; }
+    case 8: { uint64_t v; std::memcpy(&v, s, 8); std::memcpy(d, &v, 8); return; }
+    default: std::memcpy(d, s, n);
+  }
+}
+}  // namespace
+
 void CopyWindow(CoreMemory& mem, Tile& dst, int64_t dr, int64_t dc, const Tile& src, int64_t sr,
                 int64_t sc, int64_t rows, int64_t cols) {
   CopyWindow(mem, dst, dr, dc, mem, src, sr, sc, rows, cols);
@@ -118,16 +131,34 @@ void CopyWindow(CoreMemory& dmem, Tile& dst, int64_t dr, int64_t dc, const CoreM
   const SpaceBuffer& sb = smem.Get(src.type.space);
   const size_t des = dst.elem_size(), ses = src.elem_size();
   const bool same = dst.type.dtype == src.type.dtype;
+  if (rows <= 0 || cols <= 0) return;
+  // Offsets are separable (RowOffset + ColOffset) and a row's contiguous runs depend on the
+  // column only, so both are computed once per window instead of per element.
+  std::vector<uint64_t> dro(static_cast<size_t>(rows)), sro(static_cast<size_t>(rows));
+  std::vector<uint64_t> dco(static_cast<size_t>(cols)), sco(static_cast<size_t>(cols));
   for (int64_t r = 0; r < rows; ++r) {
-    for (int64_t c = 0; c < cols;) {
-      const int64_t run = std::min(dst.RowRun(dc + c, dc + cols) , src.RowRun(sc + c, sc + cols));
-      uint64_t doff = dst.addr + dst.ElementOffset(dr + r, dc + c);
-      uint64_t soff = src.addr + src.ElementOffset(sr + r, sc + c);
+    dro[r] = dst.addr + dst.RowOffset(dr + r);
+    sro[r] = src.addr + src.RowOffset(sr + r);
+  }
+  for (int64_t c = 0; c < cols; ++c) {
+    dco[c] = dst.ColOffset(dc + c);
+    sco[c] = src.ColOffset(sc + c);
+  }
+  std::vector<std::pair<int64_t, int64_t>> segs;  // (first column, run)
+  for (int64_t c = 0; c < cols;) {
+    const int64_t run = std::min(dst.RowRun(dc + c, dc + cols), src.RowRun(sc + c, sc + cols));
+    segs.emplace_back(c, run);
+    c += run;
+  }
+  for (int64_t r = 0; r < rows; ++r) {
+    for (const auto& [c, run] : segs) {
+      const uint64_t doff = dro[r] + dco[c];
+      const uint64_t soff = sro[r] + sco[c];
       if (doff + run * des <= db.bytes.size() && soff + run * ses <= sb.bytes.size()) {
         db.Touch(doff, doff + run * des);
         if (same) {
-          std::memcpy(db.bytes.data() + doff, sb.bytes.data() + soff, run * des);
-          std::memcpy(db.written.data() + doff, sb.written.data() + soff, run * des);
+          CopySmall(db.bytes.data() + doff, sb.bytes.data() + soff, run * des);
+          CopySmall(db.written.data() + doff, sb.written.data() + soff, run * des);
         } else {
           for (int64_t i = 0; i < run; ++i) {
             StoreScalar(dst.type.dtype, db.bytes.data() + doff + i * des,
@@ -136,7 +167,6 @@ void CopyWindow(CoreMemory& dmem, Tile& dst, int64_t dr, int64_t dc, const CoreM
           }
         }
       }
-      c += run;
     }
   }
 }

@@ -13,6 +13,25 @@
 namespace opdev::sim {
 
 namespace {
+// Appends the elements [flat, flat + n) to `runs`, extending the last run when they follow it
+// (a Cube tile's row is several fractal runs of one contiguous GM row).
+inline void AppendRun(TouchedRuns* runs, int64_t flat, int64_t n) {
+  if (!runs) return;
+  if (!runs->empty() && runs->back().first + runs->back().second == flat) runs->back().second += n;
+  else runs->emplace_back(flat, n);
+}
+
+// Whether two elements of `es` bytes are equal (an inline load for the usual widths: a
+// library memcmp per element is most of a store's compare).
+inline bool SameElement(const uint8_t* a, const uint8_t* b, size_t es) {
+  switch (es) {
+    case 1: return *a == *b;
+    case 2: { uint16_t x, y; std::memcpy(&x, a, 2); std::memcpy(&y, b, 2); return x == y; }
+    case 4: { uint32_t x, y; std::memcpy(&x, a, 4); std::memcpy(&y, b, 4); return x == y; }
+    case 8: { uint64_t x, y; std::memcpy(&x, a, 8); std::memcpy(&y, b, 8); return x == y; }
+    default: return std::memcmp(a, b, es) == 0;
+  }
+}
 
 struct Mapping {
   int row_axis = 0;
@@ -110,7 +129,7 @@ std::vector<Issue> LoadTile(CoreMemory& mem, Tile& dst, const GmTensor& src,
           std::memcpy(buf.bytes.data() + off, src.data.data() + (base_flat + r * rs + c) * static_cast<int64_t>(es), len);
           std::memset(buf.written.data() + off, 1, len);
           if (!buf.origin.empty()) std::fill_n(buf.origin.begin() + off, len, WriteOrigin{mem.op_line, -1, 0});
-          if (touched) touched->emplace_back(base_flat + r * rs + c, run);
+          AppendRun(touched, base_flat + r * rs + c, run);
         }
         c += run;
       }
@@ -131,7 +150,7 @@ std::vector<Issue> LoadTile(CoreMemory& mem, Tile& dst, const GmTensor& src,
       else StoreScalar(dst.type.dtype, buf.bytes.data() + off, src.GetAsDouble(flat));
       std::memset(buf.written.data() + off, 1, tes);
       if (!buf.origin.empty()) std::fill_n(buf.origin.begin() + off, tes, WriteOrigin{mem.op_line, -1, 0});
-      if (touched) touched->emplace_back(flat, 1);
+      AppendRun(touched, flat, 1);
     }
   }
   if (oob > 0) {
@@ -151,19 +170,6 @@ std::vector<Issue> LoadTile(CoreMemory& mem, Tile& dst, const GmTensor& src,
   return issues;
 }
 
-namespace {
-// Whether two elements of `es` bytes are equal (an inline load for the usual widths: a
-// library memcmp per element is most of a store's compare).
-inline bool SameElement(const uint8_t* a, const uint8_t* b, size_t es) {
-  switch (es) {
-    case 1: return *a == *b;
-    case 2: { uint16_t x, y; std::memcpy(&x, a, 2); std::memcpy(&y, b, 2); return x == y; }
-    case 4: { uint32_t x, y; std::memcpy(&x, a, 4); std::memcpy(&y, b, 4); return x == y; }
-    case 8: { uint64_t x, y; std::memcpy(&x, a, 8); std::memcpy(&y, b, 8); return x == y; }
-    default: return std::memcmp(a, b, es) == 0;
-  }
-}
-}  // namespace
 
 std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& src,
                              const std::vector<int64_t>& offsets, int core_id, const FixOptions* fix,
@@ -261,7 +267,7 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
               undef += std::memchr(buf.written.data() + off + i * tes, 0, tes) != nullptr;
           }
           for (int64_t i = 0; i < run; ++i) track(flat0 + i, off + i * tes);
-          if (touched) touched->emplace_back(flat0, run);
+          AppendRun(touched, flat0, run);
         }
         c += run;
       }
@@ -296,7 +302,7 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
       if (foreign) count_foreign(w, SameElement(before, out, es));  // the converted value
       if (changed) note_changed(flat, !SameElement(before, out, es));
       track(flat, off);
-      if (touched) touched->emplace_back(flat, 1);
+      AppendRun(touched, flat, 1);
     }
   }
   if (oob > 0) {
