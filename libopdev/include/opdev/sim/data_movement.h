@@ -17,7 +17,9 @@
 namespace opdev::sim {
 
 using Issue = PlacementIssue;
-// The GM elements a transfer touched, as runs (first flat index, count), for race tracking.
+// The GM elements a transfer touched, as runs (first flat index, count), for race tracking, in
+// transfer order; a run that continues the previous one extends it (two full rows of a
+// [2, 8] tensor are one run {0, 16}).
 using TouchedRuns = std::vector<std::pair<int64_t, int64_t>>;
 
 // The two tensor axes a transfer walks (load_tile.md / store.md `order`, sorted ascending): the
