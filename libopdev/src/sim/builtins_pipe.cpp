@@ -18,15 +18,15 @@
 
 namespace opdev::sim {
 
-struct PipeOperand {
-  size_t pos = SIZE_MAX;  // positional index (SIZE_MAX: keyword only)
-  std::string name;
-  bool write = false;
-};
 struct PipeOpSpec {
+  struct Operand {
+    size_t pos = SIZE_MAX;  // positional index (SIZE_MAX: keyword only)
+    std::string name;
+    bool write = false;
+  };
   const api::Function* fn = nullptr;
   std::optional<Pipe> pipe;  // fixed pipe (nullopt: by data path)
-  std::vector<PipeOperand> operands;
+  std::vector<Operand> operands;
   bool vf = false;
   bool phase_op = false;  // matmul* / store*: phase= hands the Acc over through the unit flag
   bool matmul = false;
@@ -64,7 +64,7 @@ namespace {
 
 using BArgs = std::vector<Value>;
 
-const Value* Operand(const PipeOperand& o, BArgs& pos, Kwargs& kw) {
+const Value* Operand(const PipeOpSpec::Operand& o, BArgs& pos, Kwargs& kw) {
   if (o.pos < pos.size()) return &pos[o.pos];
   for (auto& [k, v] : kw)
     if (k == o.name) return &v;
@@ -95,19 +95,17 @@ void ComputeTileRuns(const Tile& t, int64_t rows, int64_t cols, Runs& out) {
   if (!out.empty()) out.resize(k + 1);
 }
 
-// What a tile's runs depend on: its address, type and valid window (the raw window too: a
-// compact tile's fractal addressing reads it).
+// What a tile's runs depend on: its address, type and valid window.
 struct RunsKey {
   uint64_t addr;
-  int64_t rows, cols, valid_rows, valid_cols, shape0, shape1;
+  int64_t valid_rows, valid_cols, shape0, shape1;
   int dtype, space, layout, fractal, compact;
   bool operator==(const RunsKey&) const = default;
 };
 struct RunsKeyHash {
   size_t operator()(const RunsKey& k) const {
     uint64_t h = 1469598103934665603ULL;
-    for (uint64_t v : {k.addr, static_cast<uint64_t>(k.rows), static_cast<uint64_t>(k.cols),
-                       static_cast<uint64_t>(k.valid_rows), static_cast<uint64_t>(k.valid_cols),
+    for (uint64_t v : {k.addr, static_cast<uint64_t>(k.valid_rows), static_cast<uint64_t>(k.valid_cols),
                        static_cast<uint64_t>(k.shape0), static_cast<uint64_t>(k.shape1),
                        static_cast<uint64_t>(k.dtype), static_cast<uint64_t>(k.space), static_cast<uint64_t>(k.layout),
                        static_cast<uint64_t>(k.fractal), static_cast<uint64_t>(k.compact)})
@@ -121,18 +119,22 @@ struct RunsKeyHash {
 // are a function of the key alone, so a hit is exact.
 const Runs& TileRuns(const Tile& t) {
   static thread_local std::unordered_map<RunsKey, Runs, RunsKeyHash> memo;
-  int64_t rows = t.valid_rows;
-  int64_t cols = t.valid_cols;
-  if (rows <= 0 || cols <= 0) rows = t.type.shape[0], cols = t.type.shape[1];
-  const RunsKey key{t.addr,          rows,
-                    cols,            t.valid_rows,
-                    t.valid_cols,    t.type.shape[0],
-                    t.type.shape[1], static_cast<int>(t.type.dtype),
-                    static_cast<int>(t.type.space), static_cast<int>(t.type.EffectiveLayout()),
-                    t.type.fractal,  t.type.compact};
+  const RunsKey key{t.addr,
+                    t.valid_rows,
+                    t.valid_cols,
+                    t.type.shape[0],
+                    t.type.shape[1],
+                    static_cast<int>(t.type.dtype),
+                    static_cast<int>(t.type.space),
+                    static_cast<int>(t.type.EffectiveLayout()),
+                    t.type.fractal,
+                    t.type.compact};
   auto it = memo.find(key);
   if (it != memo.end()) return it->second;
   if (memo.size() >= 4096) memo.clear();  // bounded: kernels use few distinct tiles
+  int64_t rows = t.valid_rows;
+  int64_t cols = t.valid_cols;
+  if (rows <= 0 || cols <= 0) rows = t.type.shape[0], cols = t.type.shape[1];
   Runs& runs = memo[key];
   ComputeTileRuns(t, rows, cols, runs);
   return runs;
@@ -144,13 +146,13 @@ void ReportConflict(Interp& in, const PipeConflict& c, Pipe p, bool write, std::
   const std::string where = absl::StrFormat("%s [0x%x, 0x%x) (tile '%s')", std::string(SpaceLabel(space)),
                                             c.begin, c.end, tile);
   const std::string evidence =
-      absl::StrFormat("%s line %d; %s line %d", std::string(op), in.current_line, std::string(c.other.op), c.other.line);
+      absl::StrFormat("%s line %d; %s line %d", std::string(op), in.current_line, c.other.op, c.other.line);
   if (c.kind == PipeConflict::kMte2Waw) {
     in.sink.Report(hazard::kPipeWaw, in.current_line,
                    absl::StrFormat("MTE2 `%s` line %d writes %s again while the MTE2 write of `%s` line %d is not "
                                    "known complete and nothing read the bytes in between: call "
                                    "pl.system.bar_mte2() between the two loads (load.md)",
-                                   std::string(op), in.current_line, where, std::string(c.other.op), c.other.line),
+                                   std::string(op), in.current_line, where, c.other.op, c.other.line),
                    evidence);
     return;
   }
@@ -194,7 +196,7 @@ PipeOp PipeOpBefore(Interp& in, const XNode& call, std::vector<Value>& pos, Kwar
   std::optional<Pipe> pipe = s->pipe;
   if (!pipe) {
     std::string src, dst;
-    for (const PipeOperand& o : s->operands) {
+    for (const PipeOpSpec::Operand& o : s->operands) {
       const Value* v = Operand(o, pos, kw);
       if (!v) continue;
       std::string sp = v->kind == VK::kTile ? std::string(MemSpaceName(v->As<Tile>().type.space))
@@ -224,7 +226,7 @@ PipeOp PipeOpBefore(Interp& in, const XNode& call, std::vector<Value>& pos, Kwar
     for (int64_t id : op.ids) ps.Lock(op.pipe, id);
   }
   if (!phase.empty()) {
-    for (const PipeOperand& o : s->operands) {
+    for (const PipeOpSpec::Operand& o : s->operands) {
       const Value* v = Operand(o, pos, kw);
       if (!v || v->kind != VK::kTile || v->As<Tile>().type.space != MemSpace::kAcc) continue;
       op.acc = v->As<Tile>().addr;
@@ -243,7 +245,7 @@ PipeOp PipeOpBefore(Interp& in, const XNode& call, std::vector<Value>& pos, Kwar
   }
   // Reads first: an in-place operation (pl.exp(t, t)) reads its operand before writing it.
   for (bool write : {false, true})
-    for (const PipeOperand& o : s->operands) {
+    for (const PipeOpSpec::Operand& o : s->operands) {
       const Value* v = Operand(o, pos, kw);
       if (o.write != write || !v || v->kind != VK::kTile) continue;  // GM: cross-core tracking only
       AccessTile(in, v->As<Tile>(), op.pipe, epoch, o.write, s->fn->name);

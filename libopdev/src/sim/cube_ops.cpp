@@ -105,9 +105,6 @@ void Gather(const SpaceBuffer& buf, const Tile& t, int64_t rows, int64_t cols, T
   }
 }
 
-}  // namespace
-
-namespace {
 // memcpy with the one-element sizes inline (a ZN tile's rows are runs of one element).
 inline void CopySmall(uint8_t* d, const uint8_t* s, size_t n) {
   switch (n) {
