@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <random>
 #include <vector>
 
 using namespace opdev;
@@ -290,4 +291,115 @@ TEST_CASE("astype fp16<->fp32 matches the scalar converters bit for bit") {
   }
   CHECK(widen_bad == 0);
   CHECK(narrow_bad == 0);
+}
+
+// The register operations take constant-width, branch-free passes (vf_ops.cpp); these check
+// them bit for bit against the plain lane-by-lane definitions on random registers holding
+// NaNs, infinities and zeros of both signs, under random masks, in fp32 and fp16.
+namespace {
+float Pick(std::mt19937& rng) {
+  static const float kSpecial[] = {0.0f, -0.0f, NAN, -NAN, INFINITY, -INFINITY, 1.0f, -1.0f};
+  std::uniform_int_distribution<int> kind(0, 3);
+  if (kind(rng) == 0) return kSpecial[std::uniform_int_distribution<int>(0, 7)(rng)];
+  return std::uniform_real_distribution<float>(-4.0f, 4.0f)(rng);
+}
+VReg RandomReg(std::mt19937& rng, DType d, bool zeros_only) {
+  VReg r;
+  r.dtype = d;
+  for (int i = 0; i < r.Lanes(); ++i) r.Set(i, zeros_only ? (rng() & 1 ? 0.0 : -0.0) : Pick(rng));
+  return r;
+}
+MaskReg RandomMask(std::mt19937& rng, DType d) {
+  const int lanes = d == DType::kFloat32 ? 64 : 128;
+  return vf::UpdateMask(std::uniform_int_distribution<int>(0, lanes)(rng), d);
+}
+}  // namespace
+
+TEST_CASE("reduce max min sum and binary max min and full equal the lane-by-lane definitions") {
+  std::mt19937 rng(20261205);
+  int64_t bad_extreme = 0, bad_sum = 0, bad_binary = 0, bad_full = 0, checked = 0;
+  for (int iter = 0; iter < 4000; ++iter) {
+    const DType d = iter % 2 ? DType::kFloat16 : DType::kFloat32;
+    const VReg a = RandomReg(rng, d, iter % 7 == 0);
+    const VReg b = RandomReg(rng, d, iter % 5 == 0);
+    const MaskReg m = iter % 3 == 0 ? vf::UpdateMask(d == DType::kFloat32 ? 64 : 128, d) : RandomMask(rng, d);
+    const int n = a.Lanes(), es = a.ElemBytes();
+    // reduce_max / reduce_min: the active non-NaN lanes in order, fmax/fmin on equal zeros.
+    for (bool max : {true, false}) {
+      float acc = max ? -INFINITY : INFINITY;
+      for (int i = 0; i < n; ++i) {
+        if (!m.bit[i * es]) continue;
+        const float v = static_cast<float>(a.Get(i));
+        if (v != v) continue;
+        if (max ? v > acc : v < acc) acc = v;
+        else if (v == acc && v == 0.0f) acc = max ? std::fmax(acc, v) : std::fmin(acc, v);
+      }
+      VReg want;
+      want.dtype = d;
+      want.Set(0, acc);
+      const VReg got = vf::Reduce(max ? vf::ReduceOp::kMax : vf::ReduceOp::kMin, a, m);
+      bad_extreme += std::memcmp(got.raw.data(), want.raw.data(), es) != 0;
+      ++checked;
+    }
+    // reduce_sum: masked-off lanes as zero, then lanes 2i and 2i+1 added level by level.
+    {
+      std::vector<float> x(n);
+      for (int i = 0; i < n; ++i) x[i] = m.bit[i * es] ? static_cast<float>(a.Get(i)) : 0.0f;
+      for (int w = n / 2; w >= 1; w /= 2)
+        for (int i = 0; i < w; ++i) x[i] = x[2 * i] + x[2 * i + 1];
+      VReg want;
+      want.dtype = d;
+      want.Set(0, x[0]);
+      const VReg got = vf::Reduce(vf::ReduceOp::kSum, a, m);
+      bad_sum += std::memcmp(got.raw.data(), want.raw.data(), es) != 0;
+      ++checked;
+    }
+    // The lane-wise operations in fp32; max / min: a unless b is greater / smaller and not
+    // NaN; masked-off lanes zero.
+    for (vf::BinOp op : {vf::BinOp::kAdd, vf::BinOp::kSub, vf::BinOp::kMul, vf::BinOp::kDiv, vf::BinOp::kMax,
+                         vf::BinOp::kMin}) {
+      const VReg got = vf::Binary(op, a, b, m);
+      for (int i = 0; i < n; ++i) {
+        const float x = static_cast<float>(a.Get(i)), y = static_cast<float>(b.Get(i));
+        float z = 0.0f;
+        switch (op) {
+          case vf::BinOp::kAdd: z = x + y; break;
+          case vf::BinOp::kSub: z = x - y; break;
+          case vf::BinOp::kMul: z = x * y; break;
+          case vf::BinOp::kDiv: z = x / y; break;
+          case vf::BinOp::kMax: z = x >= y || y != y ? x : y; break;
+          case vf::BinOp::kMin: z = x <= y || y != y ? x : y; break;
+        }
+        if (!m.bit[i * es]) z = 0.0f;
+        VReg want;
+        want.dtype = d;
+        want.Set(0, z);
+        bad_binary += std::memcmp(got.raw.data() + i * es, want.raw.data(), es) != 0;
+        ++checked;
+      }
+    }
+    // full: the scalar, or a's lane 0, in active lanes; zero or (MERGING) b's lane elsewhere.
+    for (MergeMode mode : {MergeMode::kZeroing, MergeMode::kMerging}) {
+      const VReg fs = vf::FullScalar(a.Get(0), d, &m, mode, &b);
+      const VReg fl = vf::FullLane(a, m, false, mode, &b);
+      VReg scalar;  // the scalar as the register dtype stores it
+      scalar.dtype = d;
+      scalar.Set(0, a.Get(0));
+      for (int i = 0; i < n; ++i) {
+        const uint8_t* other = mode == MergeMode::kMerging ? b.raw.data() + i * es : nullptr;
+        const uint8_t* want_s = m.bit[i * es] ? scalar.raw.data() : other;
+        const uint8_t* want_l = m.bit[i * es] ? a.raw.data() : other;
+        for (auto [got, want] : {std::pair{&fs, want_s}, std::pair{&fl, want_l}}) {
+          if (want) bad_full += std::memcmp(got->raw.data() + i * es, want, es) != 0;
+          else bad_full += got->Get(i) != 0.0 || std::signbit(got->Get(i));
+          ++checked;
+        }
+      }
+    }
+  }
+  CHECK(checked > 1000000);
+  CHECK(bad_extreme == 0);
+  CHECK(bad_sum == 0);
+  CHECK(bad_binary == 0);
+  CHECK(bad_full == 0);
 }

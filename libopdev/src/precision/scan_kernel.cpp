@@ -2,12 +2,12 @@
 // AVX-512, and picks one at run time (see scan_kernel.inc for why the body is shared text).
 #include "precision/scan_kernel.h"
 
+#include "opdev/support/cpu_features.h"
 #include "opdev/support/half.h"
 
 #include <cstddef>
 #include <cstdint>
 #if defined(__x86_64__)
-#include <cpuid.h>
 #include <immintrin.h>
 #endif
 
@@ -77,50 +77,21 @@ const ScanKernels kKernels = {"avx512", Load, Block};
 }  // namespace scan_avx512
 #endif
 
-namespace {
-
-bool HasAvx2() {
-#if defined(__x86_64__)
-  static const bool avx2 = [] {
-    __builtin_cpu_init();  // harmless when already done; needed if first called from a constructor
-    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;  // F16C from CPUID (clang's builtin lacks it)
-    const bool f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C) != 0;
-    return __builtin_cpu_supports("avx2") && f16c;
-  }();
-  return avx2;
-#else
-  return false;
-#endif
-}
-
-bool HasAvx512() {
-#if defined(__x86_64__)
-  static const bool avx512 = HasAvx2() && __builtin_cpu_supports("avx512f") &&
-                             __builtin_cpu_supports("avx512bw") &&
-                             __builtin_cpu_supports("avx512dq") &&
-                             __builtin_cpu_supports("avx512vl");
-  return avx512;
-#else
-  return false;
-#endif
-}
-
-}  // namespace
 
 int AvailableScanKernels(const ScanKernels** out, int max) {
   int n = 0;
   if (n < max) out[n++] = &scan_baseline::kKernels;
 #if defined(__x86_64__)
-  if (n < max && HasAvx2()) out[n++] = &scan_avx2::kKernels;
-  if (n < max && HasAvx512()) out[n++] = &scan_avx512::kKernels;
+  if (n < max && CpuHasAvx2F16c()) out[n++] = &scan_avx2::kKernels;
+  if (n < max && CpuHasAvx512()) out[n++] = &scan_avx512::kKernels;
 #endif
   return n;
 }
 
 const ScanKernels& SelectScanKernels() {
 #if defined(__x86_64__)
-  if (HasAvx512()) return scan_avx512::kKernels;
-  if (HasAvx2()) return scan_avx2::kKernels;
+  if (CpuHasAvx512()) return scan_avx512::kKernels;
+  if (CpuHasAvx2F16c()) return scan_avx2::kKernels;
 #endif
   return scan_baseline::kKernels;
 }

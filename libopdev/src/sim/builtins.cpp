@@ -133,21 +133,16 @@ Value MakeMask(const MaskReg& m) {
   return Value::Obj(VK::kMask, std::allocate_shared<MaskReg>(RegPool<MaskReg>(), m));
 }
 
-const Value* Args::Get(size_t i, std::string_view name) const {
-  if (i < pos_.size()) return &pos_[i];
-  for (auto& [k, v] : kw_)
-    if (k == name) return &v;
-  return nullptr;
-}
-
 void Args::Fail(const std::string& msg) const {
   in_.Fail(hazard::kRuntimeError, call_.line, std::string(fname_) + ": " + msg);
 }
 
-const Value& Args::Req(size_t i, std::string_view name) const {
-  const Value* v = Get(i, name);
-  if (!v) Fail(absl::StrCat("missing argument '", std::string(name), "'"));
-  return *v;
+void Args::Missing(std::string_view name) const {
+  Fail(absl::StrCat("missing argument '", std::string(name), "'"));
+}
+
+void Args::NotA(std::string_view name, const char* what, const Value& v) const {
+  Fail(absl::StrCat("argument '", std::string(name), "' must be ", what, ", got ", KindName(v.kind)));
 }
 
 // Ints and floats are read in place; the argument's name is spelled out only for a message.
@@ -178,18 +173,6 @@ GmTensor& Args::TensorArg(size_t i, std::string_view name) const {
   const Value& v = Req(i, name);
   if (v.kind != VK::kTensor) Fail(absl::StrCat("argument '", std::string(name), "' must be a GM tensor, got ", KindName(v.kind)));
   return v.As<GmTensor>();
-}
-
-const VReg& Args::Reg(size_t i, std::string_view name) const {
-  const Value& v = Req(i, name);
-  if (v.kind != VK::kVReg) Fail(absl::StrCat("argument '", std::string(name), "' must be a vector register, got ", KindName(v.kind)));
-  return v.As<VReg>();
-}
-
-const MaskReg& Args::Mask(size_t i, std::string_view name) const {
-  const Value& v = Req(i, name);
-  if (v.kind != VK::kMask) Fail(absl::StrCat("argument '", std::string(name), "' must be a mask register, got ", KindName(v.kind)));
-  return v.As<MaskReg>();
 }
 
 DType Args::DTypeArg(size_t i, std::string_view name, DType dflt) const {

@@ -17,8 +17,19 @@ class Args {
   Args(Interp& in, const XNode& call, std::vector<Value>& pos, Kwargs& kw, const char* fname)
       : in_(in), call_(call), pos_(pos), kw_(kw), fname_(fname) {}
 
-  const Value* Get(size_t i, std::string_view name) const;
-  const Value& Req(size_t i, std::string_view name) const;
+  // The argument at position i, else the keyword `name`; nullptr when neither is given.
+  const Value* Get(size_t i, std::string_view name) const {
+    if (i < pos_.size()) return &pos_[i];
+    for (auto& [k, v] : kw_)
+      if (k == name) return &v;
+    return nullptr;
+  }
+  // The same, required (a missing one fails the call).
+  const Value& Req(size_t i, std::string_view name) const {
+    const Value* v = Get(i, name);
+    if (!v) Missing(name);
+    return *v;
+  }
   int line() const { return call_.line; }
   size_t npos() const { return pos_.size(); }
   const Value& pos(size_t i) const { return pos_[i]; }
@@ -30,8 +41,16 @@ class Args {
   Tile& TileArg(size_t i, std::string_view name) const;
   std::shared_ptr<Tile> TilePtr(size_t i, std::string_view name) const;
   GmTensor& TensorArg(size_t i, std::string_view name) const;
-  const VReg& Reg(size_t i, std::string_view name) const;
-  const MaskReg& Mask(size_t i, std::string_view name) const;
+  const VReg& Reg(size_t i, std::string_view name) const {
+    const Value& v = Req(i, name);
+    if (v.kind != VK::kVReg) NotA(name, "a vector register", v);
+    return v.As<VReg>();
+  }
+  const MaskReg& Mask(size_t i, std::string_view name) const {
+    const Value& v = Req(i, name);
+    if (v.kind != VK::kMask) NotA(name, "a mask register", v);
+    return v.As<MaskReg>();
+  }
   DType DTypeArg(size_t i, std::string_view name, DType dflt) const;
   // Enum member name without the class ("ALL", "ZERO"); "" when absent/None.
   std::string EnumArg(size_t i, std::string_view name) const;
@@ -42,6 +61,10 @@ class Args {
   [[noreturn]] void Fail(const std::string& msg) const;
 
  private:
+  [[noreturn]] void Missing(std::string_view name) const;
+  // "argument 'name' must be <what>, got <kind>".
+  [[noreturn]] void NotA(std::string_view name, const char* what, const Value& v) const;
+
   Interp& in_;
   const XNode& call_;
   std::vector<Value>& pos_;

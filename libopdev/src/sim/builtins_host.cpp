@@ -137,7 +137,7 @@ Value NewTensor(Interp& in, DType dtype, std::vector<int64_t> shape) {
   auto t = GmTensor::Make(absl::StrCat("out", in.tensors.size()), dtype, std::move(shape));
   // torch.empty leaves memory uninitialised: fill with a NaN/garbage pattern.
   std::fill(t->data.begin(), t->data.end(), kPoisonByte);
-  if (!in.assign_name.empty()) t->name = in.assign_name;
+  if (!in.assign_name.empty()) t->name = std::string(in.assign_name);
   in.tensors.push_back(t);
   return Value::Obj(VK::kTensor, t);
 }

@@ -124,7 +124,7 @@ Value MakeTileFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   if (addr < 0) a.Fail("addr must be non-negative");
   uint64_t size = tt.Bytes();
   if (const Value* v = a.Get(2, "size"); v && v->kind != VK::kNone) size = static_cast<uint64_t>(in.ToInt(*v, call.line, "size"));
-  std::string name = in.assign_name.empty() ? absl::StrCat("tile@", call.line) : in.assign_name;
+  std::string name = in.assign_name.empty() ? absl::StrCat("tile@", call.line) : std::string(in.assign_name);
   return Value::Obj(VK::kTile, NewTile(in, tt, static_cast<uint64_t>(addr), size, name, call.line));
 }
 
@@ -169,7 +169,7 @@ Value MakeTileGroupFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   auto g = std::make_shared<TileGroup>();
   g->type = tt;
   g->decl_line = call.line;
-  g->name = in.assign_name.empty() ? absl::StrCat("group@", call.line) : in.assign_name;
+  g->name = in.assign_name.empty() ? absl::StrCat("group@", call.line) : std::string(in.assign_name);
   for (int64_t i = 0; i < depth; ++i)
     g->slots.push_back(NewTile(in, tt, static_cast<uint64_t>(list[i]), tt.Bytes(), absl::StrCat(g->name, "[", i, "]"), call.line));
   // Slot i holds the i-th entry: an id, or a list of ids (make_tile_group.md: every slot has

@@ -218,8 +218,7 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
     int32_t& w = dst.writer[flat];
     if (w < 0) w = core_id;
   };
-  // Before element `flat` is overwritten with `next` (es bytes): counts a write over another
-  // core's element, with the same or with different bytes.
+  // Counts a write over an element that core `w` wrote, with the same or with different bytes.
   auto count_foreign = [&](int32_t w, bool same) {
     if (same) {
       ++multi_same;
@@ -229,16 +228,13 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
       other_core = w;
     }
   };
-  auto compare_foreign = [&](int64_t flat, const uint8_t* next) {
-    const int32_t w = dst.writer[flat];
-    if (w >= 0 && w != core_id)
-      count_foreign(w, SameElement(dst.data.data() + flat * static_cast<int64_t>(es), next, es));
-  };
   // Appends element `flat` to `changed` (extending its last run) when its bytes changed.
+  auto note_changed_run = [&](int64_t flat, int64_t n) {
+    if (!changed->empty() && changed->back().first + changed->back().second == flat) changed->back().second += n;
+    else changed->emplace_back(flat, n);
+  };
   auto note_changed = [&](int64_t flat, bool differs) {
-    if (!differs) return;
-    if (!changed->empty() && changed->back().first + changed->back().second == flat) ++changed->back().second;
-    else changed->emplace_back(flat, 1);
+    if (differs) note_changed_run(flat, 1);
   };
   for (int64_t r = 0; r < src.valid_rows; ++r) {
     if (same_type && !transform && !atomic_add && lead_ok && cs == 1) {
@@ -253,20 +249,39 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
         uint64_t len = static_cast<uint64_t>(run) * tes;
         if (off + len <= buf.bytes.size()) {
           const int64_t flat0 = base_flat + r * rs + c;
-          for (int64_t i = 0; i < run; ++i) compare_foreign(flat0 + i, buf.bytes.data() + off + i * tes);
-          if (changed) {
-            const uint8_t* before = dst.data.data() + flat0 * static_cast<int64_t>(es);
-            if (std::memcmp(before, buf.bytes.data() + off, len) != 0)
-              for (int64_t i = 0; i < run; ++i)
-                note_changed(flat0 + i, !SameElement(before + i * static_cast<int64_t>(es),
-                                                     buf.bytes.data() + off + i * tes, es));
+          const uint8_t* next = buf.bytes.data() + off;
+          uint8_t* out = dst.data.data() + flat0 * static_cast<int64_t>(es);
+          int32_t* writer = dst.writer.data() + flat0;
+          // One pass over the run before its bytes are copied: another core's elements, the
+          // elements whose bytes change, and this core as the writer of fresh elements.
+          for (int64_t i = 0; i < run; ++i) {
+            const int32_t w = writer[i];
+            if (w >= 0 && w != core_id)
+              count_foreign(w, SameElement(out + i * static_cast<int64_t>(es), next + i * tes, es));
+            else if (w < 0) writer[i] = core_id;
           }
-          std::memcpy(dst.data.data() + flat0 * static_cast<int64_t>(es), buf.bytes.data() + off, len);
+          if (changed && std::memcmp(out, next, len) != 0) {
+            // The runs of elements whose bytes differ, each appended once.
+            auto same = [&](int64_t i) { return SameElement(out + i * static_cast<int64_t>(es), next + i * tes, es); };
+            for (int64_t i = 0; i < run;) {
+              while (i < run && same(i)) ++i;
+              int64_t j = i;
+              while (j < run && !same(j)) ++j;
+              if (j > i) note_changed_run(flat0 + i, j - i);
+              i = j;
+            }
+          }
+          if (origins) {
+            for (int64_t i = 0; i < run; ++i) {
+              dst.origin[flat0 + i] = buf.origin[off + i * tes];
+              dst.store_line[flat0 + i] = mem.op_line;
+            }
+          }
+          std::memcpy(out, next, len);
           if (std::memchr(buf.written.data() + off, 0, len) != nullptr) {
             for (int64_t i = 0; i < run; ++i)
               undef += std::memchr(buf.written.data() + off + i * tes, 0, tes) != nullptr;
           }
-          for (int64_t i = 0; i < run; ++i) track(flat0 + i, off + i * tes);
           AppendRun(touched, flat0, run);
         }
         c += run;

@@ -513,11 +513,11 @@ Flow Interp::Exec(const std::vector<SNode>& body, Frame& fr, Value* ret) {
       case SK::kPass: break;
       case SK::kAssign: {
         const XNode& t0 = *s.targets[0];
-        assign_name = (t0.kind == XK::kLocal || t0.kind == XK::kGlobal) ? t0.name : std::string();
+        assign_name = (t0.kind == XK::kLocal || t0.kind == XK::kGlobal) ? std::string_view(t0.name) : std::string_view();
         assign_target = t0.kind == XK::kLocal && s.targets.size() == 1 ? &fr.slots[t0.slot] : nullptr;
         assign_value = s.value.get();
         Value v = Eval(*s.value, fr);
-        assign_name.clear();
+        assign_name = {};
         assign_target = nullptr;
         assign_value = nullptr;
         if (s.targets.size() == 1 && t0.kind == XK::kLocal) fr.slots[t0.slot] = std::move(v);
@@ -1365,7 +1365,7 @@ void Interp::SaveExec(ExecState& s) {
   s.simt = simt;
   s.vf_cursors = vf_cursors;
   s.current_line = current_line;
-  s.assign_name = std::move(assign_name);
+  s.assign_name = assign_name;
   s.assign_target = assign_target;
   s.assign_value = assign_value;
   s.call_scratch = std::move(call_scratch_);
@@ -1382,7 +1382,7 @@ void Interp::RestoreExec(ExecState& s) {
   simt = s.simt;
   vf_cursors = s.vf_cursors;
   current_line = s.current_line;
-  assign_name = std::move(s.assign_name);
+  assign_name = s.assign_name;
   assign_target = s.assign_target;
   assign_value = s.assign_value;
   call_scratch_ = std::move(s.call_scratch);

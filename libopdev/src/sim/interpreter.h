@@ -130,7 +130,9 @@ class Interp {
   CoreMemory& MemOf(CoreContext& c);
   int next_tile_id = 1;
   int current_line = 0;
-  std::string assign_name;  // variable the current statement assigns (names tiles in messages)
+  // The variable the current statement assigns (names tiles in messages): a view of the
+  // target node's name, which the program owns.
+  std::string_view assign_name;
   // The local the current statement assigns, before the assignment (nullptr: none). A VF load
   // into a variable declared as a mask register (vf.create_mask) loads a mask (load_align.md).
   const Value* assign_target = nullptr;
@@ -224,7 +226,7 @@ class Interp {
     SimtLaunch* simt = nullptr;
     std::map<std::string, VfCursor>* vf_cursors = nullptr;
     int current_line = 0;
-    std::string assign_name;
+    std::string_view assign_name;
     const Value* assign_target = nullptr;
     const XNode* assign_value = nullptr;
     std::vector<std::unique_ptr<CallScratch>> call_scratch;

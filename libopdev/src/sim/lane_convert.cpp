@@ -1,11 +1,17 @@
 // The run-time dispatched fp16 <-> fp32 block conversions of lane_convert.h: the portable
-// loops compiled a second time for AVX2 and picked once per process by the CPU's features.
+// loops, and an AVX2 + F16C variant picked once per process by the CPU's features.
 #include "lane_convert.h"
+
+#include "opdev/support/cpu_features.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 namespace opdev::sim {
 namespace {
 
-// The loops, inlined into each compiled variant below (the block templates are always_inline).
+// The portable loops (the block templates are always_inline).
 [[gnu::always_inline]] inline void Widen(const uint16_t* in, float* out, int64_t n) {
   int64_t i = 0;
   for (; i + 64 <= n; i += 64) F32FromHalves<64>(in + i, out + i);
@@ -21,20 +27,51 @@ void WidenBase(const uint16_t* in, float* out, int64_t n) { Widen(in, out, n); }
 void NarrowBase(const float* in, uint16_t* out, int64_t n) { Narrow(in, out, n); }
 
 #if defined(__x86_64__) && defined(__GNUC__)
-// "avx2" only, not "fma": no multiply-add may be contracted, so the bits stay the baseline's.
-__attribute__((target("avx2"))) void WidenAvx2(const uint16_t* in, float* out, int64_t n) {
-  Widen(in, out, n);
+// The AVX2 + F16C variant: blocks of 64 lanes go through the conversion instructions, which
+// give the scalar converters' bits for every finite value and infinity (fp16 -> fp32 is
+// exact; fp32 -> fp16 rounds to nearest even, as FloatToHalf does, subnormal results
+// included) but quiet a signalling NaN and drop NaN payload bits. A block with a NaN or an
+// infinity among its sources therefore takes the portable loop (compiled for AVX2 here). No
+// "fma": no multiply-add may be contracted, so the bits stay the baseline's.
+__attribute__((target("avx2,f16c"))) void WidenAvx2(const uint16_t* in, float* out, int64_t n) {
+  int64_t i = 0;
+  const __m256i exp_mask = _mm256_set1_epi16(0x7C00);
+  for (; i + 64 <= n; i += 64) {
+    __m256i special = _mm256_setzero_si256();
+    for (int k = 0; k < 64; k += 16) {
+      const __m256i h = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i + k));
+      special = _mm256_or_si256(special, _mm256_cmpeq_epi16(_mm256_and_si256(h, exp_mask), exp_mask));
+    }
+    if (!_mm256_testz_si256(special, special)) {
+      F32FromHalves<64>(in + i, out + i);
+      continue;
+    }
+    for (int k = 0; k < 64; k += 8)
+      _mm256_storeu_ps(out + i + k, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i + k))));
+  }
+  for (; i < n; ++i) F32FromHalves<1>(in + i, out + i);
 }
-__attribute__((target("avx2"))) void NarrowAvx2(const float* in, uint16_t* out, int64_t n) {
-  Narrow(in, out, n);
-}
-
-bool HasAvx2() {
-  static const bool v = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") != 0;
-  }();
-  return v;
+__attribute__((target("avx2,f16c"))) void NarrowAvx2(const float* in, uint16_t* out, int64_t n) {
+  int64_t i = 0;
+  const __m256i abs_mask = _mm256_set1_epi32(0x7FFFFFFF);
+  const __m256i inf_bits = _mm256_set1_epi32(0x7F800000);
+  for (; i + 64 <= n; i += 64) {
+    __m256i special = _mm256_setzero_si256();
+    for (int k = 0; k < 64; k += 8) {
+      const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i + k));
+      // |x| >= infinity's bits: Inf or NaN (a signed compare is right: |x| is non-negative).
+      const __m256i a = _mm256_and_si256(x, abs_mask);
+      special = _mm256_or_si256(special, _mm256_cmpgt_epi32(a, _mm256_sub_epi32(inf_bits, _mm256_set1_epi32(1))));
+    }
+    if (!_mm256_testz_si256(special, special)) {
+      HalvesFromF32<64>(in + i, out + i);
+      continue;
+    }
+    for (int k = 0; k < 64; k += 8)
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i + k),
+                       _mm256_cvtps_ph(_mm256_loadu_ps(in + i + k), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+  }
+  for (; i < n; ++i) HalvesFromF32<1>(in + i, out + i);
 }
 #endif
 
@@ -42,14 +79,14 @@ bool HasAvx2() {
 
 void F32FromHalvesN(const uint16_t* in, float* out, int64_t n) {
 #if defined(__x86_64__) && defined(__GNUC__)
-  if (HasAvx2()) return WidenAvx2(in, out, n);
+  if (CpuHasAvx2F16c()) return WidenAvx2(in, out, n);
 #endif
   WidenBase(in, out, n);
 }
 
 void HalvesFromF32N(const float* in, uint16_t* out, int64_t n) {
 #if defined(__x86_64__) && defined(__GNUC__)
-  if (HasAvx2()) return NarrowAvx2(in, out, n);
+  if (CpuHasAvx2F16c()) return NarrowAvx2(in, out, n);
 #endif
   NarrowBase(in, out, n);
 }

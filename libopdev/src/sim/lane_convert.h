@@ -55,10 +55,10 @@ template <int N>
   }
 }
 
-// F32FromHalves / HalvesFromF32 over n lanes: blocks of 64, the rest one by one. Compiled
-// twice (lane_convert.cpp): for AVX2 (8 lanes a step), chosen at run time when the CPU has
-// it, and for the baseline x86-64 (4 lanes). Both run the same integer operations and exact
-// float operations (no FMA), so both give the same bits.
+// F32FromHalves / HalvesFromF32 over n lanes, the same bits on every host: blocks of 64
+// through the conversion instructions when the CPU has AVX2 and F16C (a block holding a NaN
+// or an infinity, and the last n % 64 lanes, through the loops above), else the loops above
+// alone (lane_convert.cpp).
 void F32FromHalvesN(const uint16_t* in, float* out, int64_t n);
 void HalvesFromF32N(const float* in, uint16_t* out, int64_t n);
 inline void F32FromBFloat16N(const uint16_t* in, float* out, int64_t n) {

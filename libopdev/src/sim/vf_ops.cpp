@@ -156,15 +156,32 @@ double ApplyBinD(BinOp op, double x, double y) {
   return 0;
 }
 
-template <typename F>
-void LoopBin(BinOp op, const float* x, const float* y, float* z, int n, F) {
+// One lane-wise operation over n fp32 lanes. The lane counts of the 32-, 16- and 64-bit
+// float registers are compile-time constants and the buffers never alias, so those loops
+// vectorise; every lane gets the same IEEE result either way (no contraction).
+template <int N>
+void LoopBinN(BinOp op, const float* __restrict x, const float* __restrict y, float* __restrict z, int n) {
+  const int count = N > 0 ? N : n;
   switch (op) {
-    case BinOp::kAdd: for (int i = 0; i < n; ++i) z[i] = x[i] + y[i]; break;
-    case BinOp::kSub: for (int i = 0; i < n; ++i) z[i] = x[i] - y[i]; break;
-    case BinOp::kMul: for (int i = 0; i < n; ++i) z[i] = x[i] * y[i]; break;
-    case BinOp::kDiv: for (int i = 0; i < n; ++i) z[i] = x[i] / y[i]; break;
-    case BinOp::kMax: for (int i = 0; i < n; ++i) z[i] = x[i] >= y[i] || y[i] != y[i] ? x[i] : y[i]; break;
-    case BinOp::kMin: for (int i = 0; i < n; ++i) z[i] = x[i] <= y[i] || y[i] != y[i] ? x[i] : y[i]; break;
+    case BinOp::kAdd: for (int i = 0; i < count; ++i) z[i] = x[i] + y[i]; break;
+    case BinOp::kSub: for (int i = 0; i < count; ++i) z[i] = x[i] - y[i]; break;
+    case BinOp::kMul: for (int i = 0; i < count; ++i) z[i] = x[i] * y[i]; break;
+    case BinOp::kDiv: for (int i = 0; i < count; ++i) z[i] = x[i] / y[i]; break;
+    // max / min keep x unless y is greater / smaller and not NaN.
+    case BinOp::kMax:
+      for (int i = 0; i < count; ++i) z[i] = ((x[i] >= y[i]) | (y[i] != y[i])) ? x[i] : y[i];
+      break;
+    case BinOp::kMin:
+      for (int i = 0; i < count; ++i) z[i] = ((x[i] <= y[i]) | (y[i] != y[i])) ? x[i] : y[i];
+      break;
+  }
+}
+void LoopBin(BinOp op, const float* x, const float* y, float* z, int n) {
+  switch (n) {
+    case 64: return LoopBinN<64>(op, x, y, z, n);
+    case 128: return LoopBinN<128>(op, x, y, z, n);
+    case 32: return LoopBinN<32>(op, x, y, z, n);
+    default: return LoopBinN<0>(op, x, y, z, n);
   }
 }
 
@@ -285,7 +302,7 @@ VReg Binary(BinOp op, const VReg& a, const VReg& b, const MaskReg& m, MergeMode 
     alignas(64) float x[kMaxLanes], y[kMaxLanes], z[kMaxLanes];
     ToF32(a, x);
     ToF32(b, y);
-    LoopBin(op, x, y, z, n, 0);
+    LoopBin(op, x, y, z, n);
     MaskLanesF(z, n, es, m, mode, merge_src);
     FromF32(z, r);
   } else {
@@ -310,7 +327,7 @@ VReg BinaryScalar(BinOp op, const VReg& a, double s, const MaskReg& m) {
     alignas(64) float x[kMaxLanes], y[kMaxLanes], z[kMaxLanes];
     ToF32(a, x);
     for (int i = 0; i < n; ++i) y[i] = sv;
-    LoopBin(op, x, y, z, n, 0);
+    LoopBin(op, x, y, z, n);
     MaskLanesF(z, n, es, m, MergeMode::kZeroing, nullptr);
     FromF32(z, r);
   } else {
@@ -407,6 +424,47 @@ VReg ExpSub(const VReg& a, const VReg& b, const MaskReg& m, DType out_dtype, Cas
   return r;
 }
 
+namespace {
+// The largest (MAX) or smallest active lane of an N-lane float register, NaN lanes skipped;
+// -inf (MAX) or +inf when there is none. Lane-wise running extremes in eight columns, then
+// across them: the same value the scan finds, but for the sign of a zero result.
+template <int N, bool MAX>
+float ExtremumN(const float* x, const MaskReg& m) {
+  constexpr int kEs = kVRegBytes / N;
+  constexpr float kInit = MAX ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity();
+  alignas(64) float t[N];
+  for (int i = 0; i < N; ++i) t[i] = m.bit[i * kEs] ? x[i] : kInit;
+  float col[8];
+  for (int j = 0; j < 8; ++j) col[j] = kInit;
+  for (int i = 0; i < N; i += 8)
+    for (int j = 0; j < 8; ++j) {
+      const float v = t[i + j];
+      col[j] = (MAX ? v > col[j] : v < col[j]) ? v : col[j];
+    }
+  float best = kInit;
+  for (int j = 0; j < 8; ++j) best = (MAX ? col[j] > best : col[j] < best) ? col[j] : best;
+  return best;
+}
+// The same by a scan in lane order with std::fmax/fmin semantics (a NaN operand yields the
+// other one); the library call is made only for equal zeros, whose sign it decides.
+float ScanExtremum(bool max, const float* x, const MaskReg& m, int es, int n) {
+  float acc = max ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity();
+  for (int i = 0; i < n; ++i) {
+    if (!m.bit[i * es]) continue;
+    const float v = x[i];
+    if (max) {
+      if (v > acc || acc != acc) acc = v;
+      else if (v == acc && v == 0.0f) acc = std::fmax(acc, v);
+    } else {
+      if (v < acc || acc != acc) acc = v;
+      else if (v == acc && v == 0.0f) acc = std::fmin(acc, v);
+    }
+  }
+  return acc;
+}
+
+}  // namespace
+
 VReg Reduce(ReduceOp op, const VReg& a, const MaskReg& m) {
   VReg r;
   r.dtype = a.dtype;
@@ -423,25 +481,13 @@ VReg Reduce(ReduceOp op, const VReg& a, const MaskReg& m) {
         for (int i = 0; i < w; ++i) x[i] = x[2 * i] + x[2 * i + 1];
       result = x[0];
     } else {
-      float acc = op == ReduceOp::kMax ? -std::numeric_limits<float>::infinity()
-                                       : std::numeric_limits<float>::infinity();
-      // std::fmax/fmin semantics (a NaN operand yields the other one); the library call is
-      // kept only for equal zeros, whose sign it decides.
-      if (op == ReduceOp::kMax) {
-        for (int i = 0; i < n; ++i) {
-          if (!m.bit[i * es]) continue;
-          const float v = x[i];
-          if (v > acc || acc != acc) acc = v;
-          else if (v == acc && v == 0.0f) acc = std::fmax(acc, v);
-        }
-      } else {
-        for (int i = 0; i < n; ++i) {
-          if (!m.bit[i * es]) continue;
-          const float v = x[i];
-          if (v < acc || acc != acc) acc = v;
-          else if (v == acc && v == 0.0f) acc = std::fmin(acc, v);
-        }
-      }
+      // The 64- and 128-lane registers take a branch-free pass first. It finds the extreme
+      // value exactly unless that is a zero, whose sign the lane-by-lane scan decides.
+      const bool max = op == ReduceOp::kMax;
+      float acc = n == 64    ? (max ? ExtremumN<64, true>(x, m) : ExtremumN<64, false>(x, m))
+                  : n == 128 ? (max ? ExtremumN<128, true>(x, m) : ExtremumN<128, false>(x, m))
+                             : 0.0f;
+      if (acc == 0.0f) acc = ScanExtremum(max, x, m, es, n);
       result = acc;
     }
   } else {
@@ -470,17 +516,33 @@ VReg Reduce(ReduceOp op, const VReg& a, const MaskReg& m) {
   return r;
 }
 
+namespace {
+// Lane i of r (ES bytes) = `one` where the mask is set (every lane without a mask), else the
+// merge source's lane i, else zero.
+template <int ES>
+void FillLanesN(VReg& r, const uint8_t* one, const MaskReg* m, const VReg* merge) {
+  static constexpr uint8_t kZero[8] = {};
+  for (int i = 0; i < kVRegBytes / ES; ++i) {
+    const uint8_t* from = (!m || m->bit[i * ES]) ? one : merge ? merge->raw.data() + i * ES : kZero;
+    std::memcpy(r.raw.data() + i * ES, from, ES);
+  }
+}
+void FillLanes(VReg& r, int es, const uint8_t* one, const MaskReg* m, const VReg* merge) {
+  switch (es) {
+    case 1: return FillLanesN<1>(r, one, m, merge);
+    case 2: return FillLanesN<2>(r, one, m, merge);
+    case 4: return FillLanesN<4>(r, one, m, merge);
+    default: return FillLanesN<8>(r, one, m, merge);
+  }
+}
+}  // namespace
+
 VReg FullScalar(double v, DType dtype, const MaskReg* m, MergeMode mode, const VReg* merge_src) {
   VReg r;
   r.dtype = dtype;
-  const int es = r.ElemBytes(), n = r.Lanes();
   uint8_t one[8];
   StoreScalar(dtype, one, v);
-  for (int i = 0; i < n; ++i) {
-    if (!m || m->bit[i * es]) std::memcpy(r.raw.data() + i * es, one, es);
-    else if (mode == MergeMode::kMerging && merge_src) std::memcpy(r.raw.data() + i * es, merge_src->raw.data() + i * es, es);
-    else std::memset(r.raw.data() + i * es, 0, es);
-  }
+  FillLanes(r, r.ElemBytes(), one, m, mode == MergeMode::kMerging ? merge_src : nullptr);
   if (m) PropagateUndef(r, nullptr, nullptr, *m, mode, merge_src);
   return r;
 }
@@ -491,11 +553,7 @@ VReg FullLane(const VReg& src, const MaskReg& m, bool highest, MergeMode mode,
   r.dtype = src.dtype;
   const int es = r.ElemBytes(), n = r.Lanes();
   const int from = highest ? n - 1 : 0;
-  for (int i = 0; i < n; ++i) {
-    if (m.bit[i * es]) std::memcpy(r.raw.data() + i * es, src.raw.data() + from * es, es);
-    else if (mode == MergeMode::kMerging && merge_src) std::memcpy(r.raw.data() + i * es, merge_src->raw.data() + i * es, es);
-    else std::memset(r.raw.data() + i * es, 0, es);
-  }
+  FillLanes(r, es, src.raw.data() + from * es, &m, mode == MergeMode::kMerging ? merge_src : nullptr);
   r.any_undef = false;
   if (src.LaneUndef(from) || (mode == MergeMode::kMerging && merge_src && merge_src->any_undef)) {
     for (int i = 0; i < n; ++i) {
@@ -713,17 +771,33 @@ std::pair<MaskReg, MaskReg> Interleave(const MaskReg& a, const MaskReg& b) {
   return ShuffleMasks<InterleaveFrom>(a, b);
 }
 
+namespace {
+// r.undef[i] = lane i has a byte whose written flag is 0; any_undef = some lane has.
+template <int ES>
+void MarkUnwrittenLanes(const uint8_t* written, VReg& r) {
+  uint8_t any = 0;
+  for (int i = 0; i < kVRegBytes / ES; ++i) {
+    uint8_t all = 1;
+    for (int b = 0; b < ES; ++b) all &= written[i * ES + b] != 0 ? 1 : 0;
+    r.undef[i] = all ^ 1;
+    any |= all ^ 1;
+  }
+  r.any_undef = any != 0;
+}
+}  // namespace
+
 VReg LoadBytes(const uint8_t* p, const uint8_t* written, DType dtype) {
   VReg r;
   r.dtype = dtype;
   std::memcpy(r.raw.data(), p, kVRegBytes);
   r.any_undef = false;
   if (written && std::memchr(written, 0, kVRegBytes) != nullptr) {
-    const int es = r.ElemBytes();
-    for (int i = 0; i < r.Lanes(); ++i) {
-      bool u = std::memchr(written + i * es, 0, es) != nullptr;
-      r.undef[i] = u;
-      r.any_undef |= u;
+    // A lane is undefined when any of its bytes was never written (a row's tail).
+    switch (r.ElemBytes()) {
+      case 1: MarkUnwrittenLanes<1>(written, r); break;
+      case 2: MarkUnwrittenLanes<2>(written, r); break;
+      case 4: MarkUnwrittenLanes<4>(written, r); break;
+      default: MarkUnwrittenLanes<8>(written, r); break;
     }
   }
   return r;
