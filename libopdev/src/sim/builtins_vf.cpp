@@ -301,17 +301,100 @@ void StoreDataBlocks(const Args& a, const XNode& call, const VReg& r, const Mask
                    "this run");
 }
 
+// A post-update store's cursor moves by its 4th argument, a step in elements of the tile.
+void AdvancePostUpdate(const Args& a, Interp::VfCursor& cur, const Tile& t) {
+  const Value* st = a.Get(3, "offset");
+  const int64_t stride = st && st->kind != VK::kNone ? a.in().ToInt(*st, a.line(), "post-update stride") : 0;
+  cur.byte += stride * static_cast<int64_t>(t.elem_size());
+}
+
+// The single-register distributions of a contiguous store (store_align.md table 1,
+// StoreDist.md):
+// * FIRST_ELEMENT: lane 0 only, whatever the mask, at an address aligned to the element width;
+// * PACK: the low half of each active lane's bits (16 of 32, 8 of 16), stored contiguously;
+// * PACK4: the low 8 bits of each active 32-bit lane, stored contiguously;
+// the packed forms at a 32-byte aligned address (min(32, VL/2) and min(32, VL/4) bytes).
+// "Contiguously" is unambiguous only when the active lanes are lanes 0..k-1 (the masks of
+// update_mask and the ALL pattern): lane i's part goes to part i. The pages do not say where the
+// parts of a mask with gaps go (compacted, or left at their lane's place), so such a mask is
+// refused rather than guessed.
+void StorePacked(const Args& a, const XNode& call, const VReg& r, const MaskReg& m, std::string_view dist, bool post) {
+  Interp& in = a.in();
+  const int es = r.ElemBytes();
+  const bool first = dist == "FIRST_ELEMENT";
+  const int part = first ? es : dist == "PACK" ? es / 2 : 1;  // bytes stored per lane
+  if (!first && (dist == "PACK" ? es != 2 && es != 4 : es != 4))
+    a.Fail(absl::StrFormat("dist=%s stores %s of each lane; it is defined for %s registers, not %s", std::string(dist),
+                           dist == "PACK" ? "the low half" : "the low 8 bits",
+                           dist == "PACK" ? "16- and 32-bit" : "32-bit", std::string(DTypeName(r.dtype))));
+  int count = 1;  // lanes stored
+  if (!first) {
+    CheckMask(a, m, r.dtype, "a register of");
+    count = 0;
+    while (count < r.Lanes() && m.bit[count * es]) ++count;
+    for (int i = count; i < r.Lanes(); ++i)
+      if (m.bit[i * es])
+        in.Fail(hazard::kUnsupported, call.line,
+                absl::StrFormat("vf.store_align dist=%s under a mask whose active lanes are not lanes 0..k-1 (lane %d "
+                                "is active after inactive lane %d): store_align.md does not say where the parts of "
+                                "such a mask go",
+                                std::string(dist), i, count));
+  }
+  RegAddr ra;
+  Interp::VfCursor* cur = nullptr;
+  if (post) {
+    cur = &PostUpdateCursor(a, call);
+    ra.tile = cur->tile;
+    ra.elem = cur->byte / static_cast<int64_t>(cur->tile->elem_size());
+  } else {
+    ra = Resolve(a, a.Req(0, "tile"), a.Get(3, "offset"));
+  }
+  const int64_t len = static_cast<int64_t>(count) * part;
+  const uint64_t byte = CheckedAddress(a, ra, r.dtype, "vf.store_align", first ? es : 32, std::max<int64_t>(len, 1));
+  Tile& t = *ra.tile;
+  in.MarkUsed(t);
+  if (len > 0) {
+    PipeRegisterAccess(in, t, byte, byte + static_cast<uint64_t>(len), true, "vf.store_align");
+    if (byte + static_cast<uint64_t>(len) > t.addr + t.size)
+      in.sink.Report(hazard::kRegisterRange, call.line,
+                     absl::StrFormat("vf.store_align dist=%s writes bytes [0x%x, 0x%x), past the end of tile '%s' "
+                                     "[0x%x, 0x%x)",
+                                     std::string(dist), byte, byte + static_cast<uint64_t>(len), t.name, t.addr,
+                                     t.addr + t.size));
+  }
+  SpaceBuffer& buf = in.Mem().Get(MemSpace::kVec);
+  buf.Touch(byte, byte + static_cast<uint64_t>(len));
+  bool undef = false;
+  for (int i = 0; i < count; ++i) {
+    const uint64_t at = byte + static_cast<uint64_t>(i) * part;
+    std::memcpy(buf.bytes.data() + at, r.raw.data() + i * es, part);  // little-endian: the low bytes first
+    const bool u = r.LaneUndef(i);
+    undef |= u;
+    std::memset(buf.written.data() + at, u ? 0 : 1, part);
+  }
+  StampOrigin(buf, byte, static_cast<uint64_t>(len), part, 0, call.line, static_cast<int16_t>(count));
+  if (undef)
+    in.sink.Report(hazard::kUninitRead, call.line,
+                   "vf.store_align dist=" + std::string(dist) +
+                       " stores lanes computed from on-chip bytes never written in this run");
+  if (cur) AdvancePostUpdate(a, *cur, t);
+}
+
 Value StoreAlignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   Args a(in, call, pos, kw, "vf.store_align");
   RequireVf(a);
   const VReg& r = a.Reg(1, "src");
   const MaskReg& m = a.Mask(2, "preg");
-  if (const std::string_view dist = a.EnumName(99, "dist"); !dist.empty() && dist != "NORM")
+  const std::string_view dist = a.EnumName(99, "dist");
+  const bool packed = dist == "PACK" || dist == "PACK4" || dist == "FIRST_ELEMENT";
+  if (!dist.empty() && dist != "NORM" && !packed)
     in.Fail(hazard::kUnsupported, call.line, "vf.store_align dist=" + std::string(dist) + " is not simulated");
   const std::string_view mode = a.EnumName(99, "data_copy_mode");
   const bool block_mode = mode == "DATA_BLOCK_COPY";
   if (!mode.empty() && mode != "NORM" && !block_mode)
     in.Fail(hazard::kUnsupported, call.line, "vf.store_align data_copy_mode=" + std::string(mode) + " is not simulated");
+  if (block_mode && !dist.empty() && dist != "NORM")
+    a.Fail("dist=" + std::string(dist) + " with data_copy_mode=DATA_BLOCK_COPY (store_align.md: dist applies to contiguous stores)");
   const Value* pu = a.Get(99, "post_update");
   const bool post = pu && in.Truthy(*pu);
   if (block_mode) {
@@ -337,6 +420,10 @@ Value StoreAlignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
     CheckStoreDtype(in, call, r, *tile);
     StoreDataBlocks(a, call, r, m, *tile, byte, block_stride);
     if (cur) cur->byte += repeat_stride * 32;
+    return Value::None();
+  }
+  if (packed) {
+    StorePacked(a, call, r, m, dist, post);
     return Value::None();
   }
   CheckMask(a, m, r.dtype, "a register of");
@@ -386,11 +473,7 @@ Value StoreAlignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
                    "vf.store_align stores active lanes computed from on-chip bytes never written in this run "
                    "(e.g. padding columns of a tile the mask does not exclude)");
   }
-  if (cur) {
-    const Value* st = a.Get(3, "offset");
-    const int64_t stride = st && st->kind != VK::kNone ? in.ToInt(*st, call.line, "post-update stride") : 0;
-    cur->byte += stride * static_cast<int64_t>(t.elem_size());
-  }
+  if (cur) AdvancePostUpdate(a, *cur, t);
   return Value::None();
 }
 
