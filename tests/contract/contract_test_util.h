@@ -21,6 +21,23 @@ inline const char* const kContractFiles[] = {"SPEC.md", "EXPLORE_REPORT.md", "DE
                                              "DESIGN_BINDINGS.json", "KB_SELECTION.json",
                                              "module_interfaces.yaml"};
 
+// Unsets OPDEV_KB_ROOT for a test's scope (the variable takes precedence over the ancestor
+// search), restoring it afterwards.
+class WithoutKbRootEnv {
+ public:
+  WithoutKbRootEnv() {
+    if (const char* v = std::getenv("OPDEV_KB_ROOT")) saved_ = v, had_ = true;
+    ::unsetenv("OPDEV_KB_ROOT");
+  }
+  ~WithoutKbRootEnv() {
+    if (had_) ::setenv("OPDEV_KB_ROOT", saved_.c_str(), 1);
+  }
+
+ private:
+  std::string saved_;
+  bool had_ = false;
+};
+
 inline std::string ReadAll(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream ss;

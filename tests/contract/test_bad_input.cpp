@@ -138,19 +138,17 @@ TEST_CASE("a missing KB root: explicit path fails the call, none found is an inp
   const Diagnostic* k = d.Find("KB-ROOT-MISSING");
   REQUIRE(k);
   CHECK(k->file == s.root() + "/no-kb");
-  // Without --kb-root, a scratch dir under /tmp has no KB above it (unless the environment
-  // names one).
-  if (!std::getenv("OPDEV_KB_ROOT")) {
-    CHECK(ResolveKbRoot(s.dir(), "").empty());
-    Diagnostics none;
-    REQUIRE(CheckOpDirPath(s.dir(), LoadOptions{}, CheckOptions{}, &none).ok());
-    CHECK(none.HasCode("KB-ROOT-MISSING"));
-    CHECK(HasInputErrors(none));
-  }
+  // Without --kb-root and without OPDEV_KB_ROOT, a scratch dir under /tmp has no KB above it.
+  WithoutKbRootEnv no_env;
+  CHECK(ResolveKbRoot(s.dir(), "").empty());
+  Diagnostics none;
+  REQUIRE(CheckOpDirPath(s.dir(), LoadOptions{}, CheckOptions{}, &none).ok());
+  CHECK(none.HasCode("KB-ROOT-MISSING"));
+  CHECK(HasInputErrors(none));
 }
 
 TEST_CASE("the KB root is found from the example's ancestors") {
-  if (std::getenv("OPDEV_KB_ROOT")) return;  // the environment takes precedence by design
+  WithoutKbRootEnv no_env;  // the environment would take precedence by design
   std::string root = ResolveKbRoot(std::string(OPDEV_SOURCE_DIR) + "/examples/softmax", "");
   REQUIRE_FALSE(root.empty());
   CHECK(fs::equivalent(root, kKbRoot));
