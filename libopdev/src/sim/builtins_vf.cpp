@@ -301,6 +301,21 @@ void StoreDataBlocks(const Args& a, const XNode& call, const VReg& r, const Mask
                    "this run");
 }
 
+// Where a contiguous store writes: the post-update cursor's place (`cur` set; the 4th argument
+// is then the step, store_align.md), else the call's tile (+ offset).
+RegAddr StoreDestination(const Args& a, const XNode& call, bool post, Interp::VfCursor*& cur) {
+  RegAddr ra;
+  cur = nullptr;
+  if (post) {
+    cur = &PostUpdateCursor(a, call);
+    ra.tile = cur->tile;
+    ra.elem = cur->byte / static_cast<int64_t>(cur->tile->elem_size());
+  } else {
+    ra = Resolve(a, a.Req(0, "tile"), a.Get(3, "offset"));
+  }
+  return ra;
+}
+
 // A post-update store's cursor moves by its 4th argument, a step in elements of the tile.
 void AdvancePostUpdate(const Args& a, Interp::VfCursor& cur, const Tile& t) {
   const Value* st = a.Get(3, "offset");
@@ -340,15 +355,8 @@ void StorePacked(const Args& a, const XNode& call, const VReg& r, const MaskReg&
                                 "such a mask go",
                                 std::string(dist), i, count));
   }
-  RegAddr ra;
   Interp::VfCursor* cur = nullptr;
-  if (post) {
-    cur = &PostUpdateCursor(a, call);
-    ra.tile = cur->tile;
-    ra.elem = cur->byte / static_cast<int64_t>(cur->tile->elem_size());
-  } else {
-    ra = Resolve(a, a.Req(0, "tile"), a.Get(3, "offset"));
-  }
+  const RegAddr ra = StoreDestination(a, call, post, cur);
   const int64_t len = static_cast<int64_t>(count) * part;
   const uint64_t byte = CheckedAddress(a, ra, r.dtype, "vf.store_align", first ? es : 32, std::max<int64_t>(len, 1));
   Tile& t = *ra.tile;
@@ -427,16 +435,8 @@ Value StoreAlignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
     return Value::None();
   }
   CheckMask(a, m, r.dtype, "a register of");
-  RegAddr ra;
   Interp::VfCursor* cur = nullptr;
-  if (post) {
-    // The 4th argument is the post-update step in elements of the tile (store_align.md).
-    cur = &PostUpdateCursor(a, call);
-    ra.tile = cur->tile;
-    ra.elem = cur->byte / static_cast<int64_t>(cur->tile->elem_size());
-  } else {
-    ra = Resolve(a, a.Req(0, "tile"), a.Get(3, "offset"));
-  }
+  const RegAddr ra = StoreDestination(a, call, post, cur);
   uint64_t byte = CheckedAddress(a, ra, r.dtype, "vf.store_align");
   Tile& t = *ra.tile;
   in.MarkUsed(t);
