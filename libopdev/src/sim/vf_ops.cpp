@@ -221,6 +221,76 @@ void PropagateUndef(VReg& r, const VReg* a, const VReg* b, const MaskReg& m, Mer
   }
 }
 
+// The largest (MAX) or smallest active lane of an N-lane float register, NaN lanes skipped;
+// -inf (MAX) or +inf when there is none. Lane-wise running extremes in eight columns, then
+// across them: the same value the scan finds, but for the sign of a zero result.
+template <int N, bool MAX>
+float ExtremumN(const float* x, const MaskReg& m) {
+  constexpr int kEs = kVRegBytes / N;
+  constexpr float kInit = MAX ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity();
+  alignas(64) float t[N];
+  for (int i = 0; i < N; ++i) t[i] = m.bit[i * kEs] ? x[i] : kInit;
+  float col[8];
+  for (int j = 0; j < 8; ++j) col[j] = kInit;
+  for (int i = 0; i < N; i += 8)
+    for (int j = 0; j < 8; ++j) {
+      const float v = t[i + j];
+      col[j] = (MAX ? v > col[j] : v < col[j]) ? v : col[j];
+    }
+  float best = kInit;
+  for (int j = 0; j < 8; ++j) best = (MAX ? col[j] > best : col[j] < best) ? col[j] : best;
+  return best;
+}
+// The same by a scan in lane order with std::fmax/fmin semantics (a NaN operand yields the
+// other one); the library call is made only for equal zeros, whose sign it decides.
+float ScanExtremum(bool max, const float* x, const MaskReg& m, int es, int n) {
+  float acc = max ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity();
+  for (int i = 0; i < n; ++i) {
+    if (!m.bit[i * es]) continue;
+    const float v = x[i];
+    if (max) {
+      if (v > acc || acc != acc) acc = v;
+      else if (v == acc && v == 0.0f) acc = std::fmax(acc, v);
+    } else {
+      if (v < acc || acc != acc) acc = v;
+      else if (v == acc && v == 0.0f) acc = std::fmin(acc, v);
+    }
+  }
+  return acc;
+}
+
+// Lane i of r (ES bytes) = `one` where the mask is set (every lane without a mask), else the
+// merge source's lane i, else zero.
+template <int ES>
+void FillLanesN(VReg& r, const uint8_t* one, const MaskReg* m, const VReg* merge) {
+  static constexpr uint8_t kZero[8] = {};
+  for (int i = 0; i < kVRegBytes / ES; ++i) {
+    const uint8_t* from = (!m || m->bit[i * ES]) ? one : merge ? merge->raw.data() + i * ES : kZero;
+    std::memcpy(r.raw.data() + i * ES, from, ES);
+  }
+}
+void FillLanes(VReg& r, int es, const uint8_t* one, const MaskReg* m, const VReg* merge) {
+  switch (es) {
+    case 1: return FillLanesN<1>(r, one, m, merge);
+    case 2: return FillLanesN<2>(r, one, m, merge);
+    case 4: return FillLanesN<4>(r, one, m, merge);
+    default: return FillLanesN<8>(r, one, m, merge);
+  }
+}
+
+// r.undef[i] = lane i has a byte whose written flag is 0; any_undef = some lane has.
+template <int ES>
+void MarkUnwrittenLanes(const uint8_t* written, VReg& r) {
+  uint8_t any = 0;
+  for (int i = 0; i < kVRegBytes / ES; ++i) {
+    uint8_t all = 1;
+    for (int b = 0; b < ES; ++b) all &= written[i * ES + b] != 0 ? 1 : 0;
+    r.undef[i] = all ^ 1;
+    any |= all ^ 1;
+  }
+  r.any_undef = any != 0;
+}
+
 }  // namespace
 
 std::optional<BinOp> ParseBinOp(std::string_view n) {
@@ -424,47 +494,6 @@ VReg ExpSub(const VReg& a, const VReg& b, const MaskReg& m, DType out_dtype, Cas
   return r;
 }
 
-namespace {
-// The largest (MAX) or smallest active lane of an N-lane float register, NaN lanes skipped;
-// -inf (MAX) or +inf when there is none. Lane-wise running extremes in eight columns, then
-// across them: the same value the scan finds, but for the sign of a zero result.
-template <int N, bool MAX>
-float ExtremumN(const float* x, const MaskReg& m) {
-  constexpr int kEs = kVRegBytes / N;
-  constexpr float kInit = MAX ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity();
-  alignas(64) float t[N];
-  for (int i = 0; i < N; ++i) t[i] = m.bit[i * kEs] ? x[i] : kInit;
-  float col[8];
-  for (int j = 0; j < 8; ++j) col[j] = kInit;
-  for (int i = 0; i < N; i += 8)
-    for (int j = 0; j < 8; ++j) {
-      const float v = t[i + j];
-      col[j] = (MAX ? v > col[j] : v < col[j]) ? v : col[j];
-    }
-  float best = kInit;
-  for (int j = 0; j < 8; ++j) best = (MAX ? col[j] > best : col[j] < best) ? col[j] : best;
-  return best;
-}
-// The same by a scan in lane order with std::fmax/fmin semantics (a NaN operand yields the
-// other one); the library call is made only for equal zeros, whose sign it decides.
-float ScanExtremum(bool max, const float* x, const MaskReg& m, int es, int n) {
-  float acc = max ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity();
-  for (int i = 0; i < n; ++i) {
-    if (!m.bit[i * es]) continue;
-    const float v = x[i];
-    if (max) {
-      if (v > acc || acc != acc) acc = v;
-      else if (v == acc && v == 0.0f) acc = std::fmax(acc, v);
-    } else {
-      if (v < acc || acc != acc) acc = v;
-      else if (v == acc && v == 0.0f) acc = std::fmin(acc, v);
-    }
-  }
-  return acc;
-}
-
-}  // namespace
-
 VReg Reduce(ReduceOp op, const VReg& a, const MaskReg& m) {
   VReg r;
   r.dtype = a.dtype;
@@ -515,27 +544,6 @@ VReg Reduce(ReduceOp op, const VReg& a, const MaskReg& m) {
   }
   return r;
 }
-
-namespace {
-// Lane i of r (ES bytes) = `one` where the mask is set (every lane without a mask), else the
-// merge source's lane i, else zero.
-template <int ES>
-void FillLanesN(VReg& r, const uint8_t* one, const MaskReg* m, const VReg* merge) {
-  static constexpr uint8_t kZero[8] = {};
-  for (int i = 0; i < kVRegBytes / ES; ++i) {
-    const uint8_t* from = (!m || m->bit[i * ES]) ? one : merge ? merge->raw.data() + i * ES : kZero;
-    std::memcpy(r.raw.data() + i * ES, from, ES);
-  }
-}
-void FillLanes(VReg& r, int es, const uint8_t* one, const MaskReg* m, const VReg* merge) {
-  switch (es) {
-    case 1: return FillLanesN<1>(r, one, m, merge);
-    case 2: return FillLanesN<2>(r, one, m, merge);
-    case 4: return FillLanesN<4>(r, one, m, merge);
-    default: return FillLanesN<8>(r, one, m, merge);
-  }
-}
-}  // namespace
 
 VReg FullScalar(double v, DType dtype, const MaskReg* m, MergeMode mode, const VReg* merge_src) {
   VReg r;
@@ -770,21 +778,6 @@ std::pair<MaskReg, MaskReg> DeInterleave(const MaskReg& a, const MaskReg& b) {
 std::pair<MaskReg, MaskReg> Interleave(const MaskReg& a, const MaskReg& b) {
   return ShuffleMasks<InterleaveFrom>(a, b);
 }
-
-namespace {
-// r.undef[i] = lane i has a byte whose written flag is 0; any_undef = some lane has.
-template <int ES>
-void MarkUnwrittenLanes(const uint8_t* written, VReg& r) {
-  uint8_t any = 0;
-  for (int i = 0; i < kVRegBytes / ES; ++i) {
-    uint8_t all = 1;
-    for (int b = 0; b < ES; ++b) all &= written[i * ES + b] != 0 ? 1 : 0;
-    r.undef[i] = all ^ 1;
-    any |= all ^ 1;
-  }
-  r.any_undef = any != 0;
-}
-}  // namespace
 
 VReg LoadBytes(const uint8_t* p, const uint8_t* written, DType dtype) {
   VReg r;
