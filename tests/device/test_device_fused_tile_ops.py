@@ -253,10 +253,14 @@ def test_transpose_swaps_the_valid_window_and_refuses_bad_operands():
     transpose_kernel(a, out)
     assert torch.equal(out.cpu(), a.t().contiguous().cpu())
 
-    with pytest.raises(device.KernelHazardError) as info:
+    # The transpose computes on the rows never loaded (a warning at its line: the values stay
+    # undefined); the store that copies them to GM is the error.
+    with pytest.warns(device.SimulatorWarning) as warned, pytest.raises(device.KernelHazardError) as info:
         transpose_too_wide_kernel(torch.randn([16, 64], device=DEVICE), torch.zeros([64, 16], device=DEVICE))
     assert info.value.code == "SIM-UNINIT-READ"
-    assert info.value.line == _line(transpose_too_wide_kernel._func, "never loaded")
+    assert info.value.line == _line(transpose_too_wide_kernel._func, "never loaded") + 1
+    uses = [w for w in warned if str(w.message).startswith("SIM-UNINIT-USE")]
+    assert [w.lineno for w in uses] == [_line(transpose_too_wide_kernel._func, "never loaded")]
 
     with pytest.raises(device.KernelHazardError) as info:
         transpose_overlap_kernel(torch.randn([16, 64], device=DEVICE))

@@ -296,9 +296,9 @@ void StoreDataBlocks(const Args& a, const XNode& call, const VReg& r, const Mask
     StampOrigin(buf, dst, kBlock, es, j * kBlock / es, call.line, active);
   }
   if (undef)
-    in.sink.Report(hazard::kUninitRead, call.line,
+    in.sink.Report(hazard::kUninitUse, call.line,
                    "vf.store_align stores DataBlocks holding lanes computed from on-chip bytes never written in "
-                   "this run");
+                   "this run (the stored bytes stay undefined)");
 }
 
 // Where a contiguous store writes: the post-update cursor's place (`cur` set; the 4th argument
@@ -382,9 +382,10 @@ void StorePacked(const Args& a, const XNode& call, const VReg& r, const MaskReg&
   }
   StampOrigin(buf, byte, static_cast<uint64_t>(len), part, 0, call.line, static_cast<int16_t>(count));
   if (undef)
-    in.sink.Report(hazard::kUninitRead, call.line,
+    in.sink.Report(hazard::kUninitUse, call.line,
                    "vf.store_align dist=" + std::string(dist) +
-                       " stores lanes computed from on-chip bytes never written in this run");
+                       " stores lanes computed from on-chip bytes never written in this run (the stored bytes "
+                       "stay undefined)");
   if (cur) AdvancePostUpdate(a, *cur, t);
 }
 
@@ -469,9 +470,9 @@ Value StoreAlignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   }
   buf.Touch(byte, byte + static_cast<uint64_t>(r.Lanes()) * es);
   if (vf::StoreBytes(r, m, buf.bytes.data() + byte, buf.written.data() + byte)) {
-    in.sink.Report(hazard::kUninitRead, call.line,
+    in.sink.Report(hazard::kUninitUse, call.line,
                    "vf.store_align stores active lanes computed from on-chip bytes never written in this run "
-                   "(e.g. padding columns of a tile the mask does not exclude)");
+                   "(e.g. padding columns of a tile the mask does not exclude); the stored bytes stay undefined");
   }
   if (cur) AdvancePostUpdate(a, *cur, t);
   return Value::None();
@@ -591,9 +592,9 @@ Value ReduceFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
     in.Fail(hazard::kUnsupported, call.line, "datablock reductions are not simulated");
   VReg r = vf::Reduce(OP, x, m);
   if (r.any_undef)
-    in.sink.Report(hazard::kUninitRead, call.line,
+    in.sink.Report(hazard::kUninitUse, call.line,
                    std::string(a.fname()) + " combines active lanes loaded from on-chip bytes never written in "
-                   "this run (the mask admits padding or stale lanes)");
+                   "this run (the mask admits padding or stale lanes); its result is undefined");
   Count(in, x);
   return MakeReg(std::move(r));
 }
@@ -811,8 +812,9 @@ Value StoreUnalignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   u.bytes.assign(run.begin() + static_cast<std::ptrdiff_t>(cut - start), run.end());
   u.written.assign(ok.begin() + static_cast<std::ptrdiff_t>(cut - start), ok.end());
   if (undef)
-    in.sink.Report(hazard::kUninitRead, call.line,
-                   "vf.store_unalign stores lanes computed from on-chip bytes never written in this run");
+    in.sink.Report(hazard::kUninitUse, call.line,
+                   "vf.store_unalign stores lanes computed from on-chip bytes never written in this run (the "
+                   "stored bytes stay undefined)");
   if (cur) cur->byte += n * static_cast<int64_t>(tile->elem_size());
   return Value::None();
 }

@@ -188,6 +188,17 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
   // on which core writes last) or with the same bytes (redundant; order-independent).
   int64_t oob = 0, undef = 0, multi = 0, multi_same = 0;
   int other_core = -1, other_core_same = -1;
+  // The first never-written element stored (tile row, column) and the line that last wrote
+  // its bytes from never-written inputs (0: nothing wrote them in this run; only known when
+  // provenance is recorded).
+  int64_t undef_r = -1, undef_c = -1;
+  int32_t undef_line = 0;
+  auto note_undef = [&](int64_t r, int64_t c, uint64_t off) {
+    if (undef_r >= 0) return;
+    undef_r = r;
+    undef_c = c;
+    if (off < buf.origin.size()) undef_line = buf.origin[off].line;
+  };
   bool lead_ok = true;
   int64_t base_flat = 0;
   for (size_t a = 0; a < m.base.size(); ++a) {
@@ -280,7 +291,10 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
           std::memcpy(out, next, len);
           if (std::memchr(buf.written.data() + off, 0, len) != nullptr) {
             for (int64_t i = 0; i < run; ++i)
-              undef += std::memchr(buf.written.data() + off + i * tes, 0, tes) != nullptr;
+              if (std::memchr(buf.written.data() + off + i * tes, 0, tes) != nullptr) {
+                ++undef;
+                note_undef(r, c + i, off + i * tes);
+              }
           }
           AppendRun(touched, flat0, run);
         }
@@ -294,7 +308,10 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
       const int64_t flat = base_flat + r * rs + c * cs;
       uint64_t off = src.addr + src.ElementOffset(r, c);
       if (off + tes > buf.bytes.size()) continue;
-      if (std::memchr(buf.written.data() + off, 0, tes) != nullptr) ++undef;
+      if (std::memchr(buf.written.data() + off, 0, tes) != nullptr) {
+        ++undef;
+        note_undef(r, c, off);
+      }
       uint8_t* out = dst.data.data() + flat * static_cast<int64_t>(es);
       const int32_t w = dst.writer[flat];
       const bool foreign = !atomic_add && w >= 0 && w != core_id;  // atomic adds do not overwrite
@@ -330,8 +347,13 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
   if (undef > 0) {
     issues.push_back({hazard::kUninitRead,
                       absl::StrFormat("pl.store copies %d element(s) of tile '%s' that were never written "
-                                      "in this run to tensor '%s'",
-                                      undef, src.name, dst.name)});
+                                      "in this run to tensor '%s' (first: tile element [%d, %d]%s)",
+                                      undef, src.name, dst.name, undef_r, undef_c,
+                                      buf.origin.empty() ? std::string()
+                                      : undef_line > 0
+                                          ? absl::StrFormat(", computed at line %d from never-written inputs",
+                                                            undef_line)
+                                          : std::string(", not written by any operation"))});
   }
   if (undef_scale > 0) {
     issues.push_back({hazard::kUninitRead,

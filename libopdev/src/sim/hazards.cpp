@@ -24,7 +24,11 @@ const std::vector<HazardInfo>& HazardCatalogue() {
       {hazard::kMaskDtype, Severity::kWarning, c::kImplementationError,
        "mask register built for one dtype width used by an operation of another"},
       {hazard::kUninitRead, Severity::kError, c::kImplementationError,
-       "bytes never written in this run reach an active result lane or a store"},
+       "bytes never written in this run (or values computed from them) reach GM, a scalar, a mask "
+       "register or an index"},
+      {hazard::kUninitUse, Severity::kWarning, c::kImplementationError,
+       "an operation computes on bytes never written in this run; the results there stay undefined "
+       "and are SIM-UNINIT-READ where they reach GM, a scalar, a mask register or an index"},
       {hazard::kOutputUnwritten, Severity::kError, c::kImplementationError,
        "output elements never written by any core"},
       {hazard::kOutputMultiWriter, Severity::kError, c::kImplementationError,

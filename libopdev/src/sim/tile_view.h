@@ -95,8 +95,9 @@ inline void CopyElement(View& to, int64_t r, int64_t c, const View& from, int64_
 
 inline void ReportUndef(std::vector<Issue>& issues, int64_t n, const char* op, const Tile& out) {
   if (n > 0)
-    issues.push_back({hazard::kUninitRead,
-                      absl::StrFormat("%s into tile '%s' reads %d element(s) never written in this run",
+    issues.push_back({hazard::kUninitUse,
+                      absl::StrFormat("%s into tile '%s' reads %d element(s) never written in this run (the "
+                                      "results computed from them stay undefined)",
                                       op, out.name, n)});
 }
 

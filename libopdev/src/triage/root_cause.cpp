@@ -85,6 +85,21 @@ RootCause Route(const RouteInput& in) {
   auto at_launch = [](const HazardGroup* g) { return g->hazard.code.find("OUT-UNWRITTEN") != std::string::npos; };
   if (std::any_of(chosen.begin(), chosen.end(), [&](const HazardGroup* g) { return !at_launch(g); }))
     chosen.erase(std::remove_if(chosen.begin(), chosen.end(), at_launch), chosen.end());
+  // Never-written values are an error where they reach GM (SIM-UNINIT-READ at the store); the
+  // operations that computed on them (SIM-UNINIT-USE warnings, in the order the run met them)
+  // are where they came from, so those locate the defect. The error stays the code and message.
+  auto uninit = [](const HazardGroup* g, std::string_view code) { return g->hazard.code == code; };
+  if (!chosen.empty() &&
+      std::all_of(chosen.begin(), chosen.end(), [&](const HazardGroup* g) { return uninit(g, "SIM-UNINIT-READ"); })) {
+    std::vector<const HazardGroup*> uses;
+    for (const auto& g : in.hazards)
+      if (uninit(&g, "SIM-UNINIT-USE")) uses.push_back(&g);
+    if (!uses.empty()) {
+      rc.code = chosen.front()->hazard.code;
+      rc.message = chosen.front()->hazard.message;
+      chosen = uses;
+    }
+  }
   if (!chosen.empty()) {
     rc.basis = "error_hazard";
   } else if (in.localisation && in.localisation->mismatched > 0) {
