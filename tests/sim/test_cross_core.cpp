@@ -237,3 +237,92 @@ TEST_CASE("sim: cross-core: two AIVs inserting the same bytes unordered is a war
     CHECK_FALSE(HasAt(d.hazards, sim::hazard::kXcoreRaceSame, line));
   }
 }
+
+namespace {
+
+// Each AIV inserts its 19 rows of `a` (an NZ block with valid rows 19) at row sub * 19 of the
+// AIC's [48, 64] NZ Mat tile: a row offset off the 16-row fractal grid. TINSERT into NZ places
+// `valid rows` rows at the row offset in every 32-byte column block it writes, so only the
+// column needs a block boundary. The AIC multiplies rows 0..37 by b.
+const char* kRowInsert = R"(import pypto_pro.language as pl
+
+@pl.jit()
+def k(a: pl.Tensor[[38, 64], pl.DT_FP32], b: pl.Tensor[[64, 64], pl.DT_FP32], out: pl.Tensor[[38, 64], pl.DT_FP32]):
+    h_mat = pl.make_tile(pl.TileType(shape=[48, 64], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Mat,
+                                     layout=pl.NZ, valid_shape=[-1, -1]), addr=0x10000, size=12288)
+    with pl.section_cube():
+        b_mat = pl.make_tile(pl.TileType(shape=[64, 64], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Mat,
+                                         layout=pl.NZ), addr=0x0000, size=16384)
+        left = pl.make_tile(pl.TileType(shape=[48, 64], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Left,
+                                        layout=pl.NZ, valid_shape=[-1, -1]), addr=0x0000, size=12288)
+        right = pl.make_tile(pl.TileType(shape=[64, 64], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Right,
+                                         layout=pl.ZN), addr=0x0000, size=16384)
+        acc = pl.make_tile(pl.TileType(shape=[48, 64], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Acc,
+                                       layout=pl.NZ, fractal=1024, valid_shape=[-1, -1]), addr=0x0000, size=12288)
+        pl.load(b_mat, b, [0, 0])
+        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE1, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.MTE1, event_id=0)
+        pl.move(right, b_mat)
+        pl.system.wait_cross_core(pipe=pl.PipeType.MTE1, event_id=1)
+        pl.set_validshape(h_mat, [38, 64])
+        pl.set_validshape(left, [38, 64])
+        pl.move(left, h_mat)
+        pl.system.sync_src(set_pipe=pl.PipeType.MTE1, wait_pipe=pl.PipeType.M, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE1, wait_pipe=pl.PipeType.M, event_id=0)
+        pl.set_validshape(acc, [38, 64])
+        pl.matmul(acc, left, right)
+        pl.system.sync_src(set_pipe=pl.PipeType.M, wait_pipe=pl.PipeType.FIX, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.M, wait_pipe=pl.PipeType.FIX, event_id=0)
+        pl.store(out, acc, [0, 0])
+    with pl.section_vector():
+        sub = pl.get_subblock_idx()
+        a_ub = pl.make_tile(pl.TileType(shape=[32, 64], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec,
+                                        valid_shape=[-1, -1]), addr=0x0000, size=8192)
+        a_nz = pl.make_tile(pl.TileType(shape=[32, 64], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec,
+                                        layout=pl.NZ, valid_shape=[-1, -1]), addr=0x2000, size=8192)
+        pl.set_validshape(a_ub, [19, 64])
+        pl.load(a_ub, a, [sub * 19, 0])
+        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
+        pl.set_validshape(a_nz, [19, 64])
+        pl.move(a_nz, a_ub)
+        pl.system.sync_src(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
+        pl.system.sync_dst(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
+        pl.insert(h_mat, a_nz, [sub * 19, 0])
+        pl.system.set_cross_core(pipe=pl.PipeType.MTE3, event_id=1)
+)";
+
+}  // namespace
+
+TEST_CASE("sim: cross-core: an NZ insert takes any row offset and needs a 32-byte column block") {
+  auto a = simtest::Random(DType::kFloat32, {38, 64}, -1, 1, 21);
+  auto b = simtest::Random(DType::kFloat32, {64, 64}, -1, 1, 22);
+  auto z = precision::Tensor::Zeros(DType::kFloat32, {38, 64});
+  REQUIRE(z.ok());
+  sim::SimOptions o;
+  o.entry = "k";
+  auto r = sim::RunKernelSource(kRowInsert, "row_insert.py", {a, b, *z}, o);
+  REQUIRE(r.ok());
+  INFO(r->hazards.ToText());
+  CHECK(r->completed);
+  CHECK_FALSE(r->hazards.HasErrors());
+  const precision::Tensor* out = nullptr;
+  for (const auto& t : r->outputs) if (t.name == "out") out = &t.tensor;
+  REQUIRE(out != nullptr);
+  double worst = 0;
+  for (int64_t i = 0; i < 38; ++i)
+    for (int64_t j = 0; j < 64; ++j) {
+      double s = 0;
+      for (int64_t t = 0; t < 64; ++t) s += a.GetDouble(i * 64 + t) * b.GetDouble(t * 64 + j);
+      worst = std::max(worst, std::abs(out->GetDouble(i * 64 + j) - s));
+    }
+  CHECK(worst < 1e-3);
+
+  // Column 4 of an fp32 NZ tile is inside a 32-byte (8-column) block.
+  const std::string off_col = Mutate(kRowInsert, "pl.insert(h_mat, a_nz, [sub * 19, 0])",
+                                     "pl.insert(h_mat, a_nz, [sub * 19, 4])");
+  auto bad = sim::RunKernelSource(off_col, "row_insert.py", {a, b, *z}, o);
+  REQUIRE(bad.ok());
+  CHECK(HasAt(bad->hazards, sim::hazard::kMoveRange, LineOf(off_col, "pl.insert(h_mat, a_nz, [sub * 19, 4])")));
+  CHECK(bad->hazards.ToText().find("32-byte") != std::string::npos);
+}

@@ -226,7 +226,8 @@ Value MoveAccToVec(Interp& in, const Args& a, Tile& dst, Tile& src) {
   return Value::None();
 }
 
-Value InsertVecToMatNz(Interp& in, const Args& a, Tile& dst, Tile& src, int64_t off_r, int64_t off_c);
+Value InsertVecToMatNz(Interp& in, const Args& a, Tile& dst, Tile& src, int64_t off_r, int64_t off_c,
+                       bool zn_view);
 
 // pl.insert / pl.move Vec -> Mat on an AIV (insert.md, MTE3): the source's valid block goes into
 // the AIC's L1 at the destination tile's address, at `offset` in destination coordinates.
@@ -237,7 +238,7 @@ Value InsertVecToMatNz(Interp& in, const Args& a, Tile& dst, Tile& src, int64_t 
 // the official DN flash-attention samples (fa/test_fa_perf_tkv_preload_dn*.py: P^T per AIV,
 // [TKV, TS/2] NZ, into a [TS, TKV] ZN Mat tile at [0, TS/2 * subblock]) compute P.
 Value InsertVecToMat(Interp& in, const Args& a, Tile& dst, Tile& src, int64_t off_r, int64_t off_c) {
-  if (dst.type.EffectiveLayout() != Layout::kZN) return InsertVecToMatNz(in, a, dst, src, off_r, off_c);
+  if (dst.type.EffectiveLayout() != Layout::kZN) return InsertVecToMatNz(in, a, dst, src, off_r, off_c, false);
   Tile view = dst;
   view.type.shape = {dst.type.shape[1], dst.type.shape[0]};
   view.type.valid = {dst.type.valid[1], dst.type.valid[0]};
@@ -246,10 +247,15 @@ Value InsertVecToMat(Interp& in, const Args& a, Tile& dst, Tile& src, int64_t of
   view.valid_cols = dst.valid_rows;
   view.name = dst.name + " (ZN, as NZ of its transpose)";
   dst.used = true;
-  return InsertVecToMatNz(in, a, view, src, off_r, off_c);
+  return InsertVecToMatNz(in, a, view, src, off_r, off_c, true);
 }
 
-Value InsertVecToMatNz(Interp& in, const Args& a, Tile& dst, Tile& src, int64_t off_r, int64_t off_c) {
+// The offset: into an NZ tile, the column on a 32-byte column block (the copy moves whole
+// blocks) and the row anywhere (each row of a column block is its own 32-byte burst: the
+// instruction places `valid rows` rows at `row` in every block it writes); into the NZ view of
+// a ZN tile (`zn_view`), both on the fractal grid, the one rule the docs' samples meet.
+Value InsertVecToMatNz(Interp& in, const Args& a, Tile& dst, Tile& src, int64_t off_r, int64_t off_c,
+                       bool zn_view) {
   if (in.core->kind != CoreKind::kAiv)
     in.Fail(hazard::kCoreSpace, a.line(),
             absl::StrCat(a.fname(), " Vec -> Mat copies an AIV's UB into the AIC's L1 but runs on ", in.core->Name(),
@@ -267,10 +273,16 @@ Value InsertVecToMatNz(Interp& in, const Args& a, Tile& dst, Tile& src, int64_t 
                             "convert the ND result with pl.move first) and the L1 tile NZ (or ZN)",
                             a.fname(), src.name, std::string(LayoutName(src.type.EffectiveLayout())), dst.name,
                             std::string(LayoutName(dst.type.EffectiveLayout()))));
-  if (off_r < 0 || off_c < 0 || !Aligned(off_r, dst.type.FractalRows()) || !Aligned(off_c, dst.type.FractalCols()))
+  if (off_r < 0 || off_c < 0)
+    in.Fail(hazard::kMoveRange, a.line(), absl::StrFormat("%s offset [%d, %d] is negative", a.fname(), off_r, off_c));
+  if (zn_view && (!Aligned(off_r, dst.type.FractalRows()) || !Aligned(off_c, dst.type.FractalCols())))
     in.Fail(hazard::kMoveRange, a.line(),
             absl::StrFormat("%s offset [%d, %d] is not on a %dx%d fractal boundary of '%s'", a.fname(), off_r, off_c,
                             dst.type.FractalRows(), dst.type.FractalCols(), dst.name));
+  if (!zn_view && !Aligned(off_c, dst.type.FractalCols()))
+    in.Fail(hazard::kMoveRange, a.line(),
+            absl::StrFormat("%s offset [%d, %d]: the column is not on a %d-column (32-byte) block of NZ tile '%s'",
+                            a.fname(), off_r, off_c, dst.type.FractalCols(), dst.name));
   if (off_r + src.valid_rows > dst.type.shape[0] || off_c + src.valid_cols > dst.type.shape[1])
     in.Fail(hazard::kMoveRange, a.line(),
             absl::StrFormat("%s of [%d, %d] at [%d, %d] overruns '%s' [%d, %d] (insert.md)", a.fname(),
