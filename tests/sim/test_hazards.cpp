@@ -73,6 +73,23 @@ TEST_CASE("VF rows beyond the row tail compute values that never reach GM: warni
   CHECK(run.err < 1e-6);
 }
 
+// A comparison over the padding lanes gives a mask the simulator cannot mark undefined: it is
+// reported where it happens (a warning: here the mask is never used).
+TEST_CASE("a VF comparison of never-written lanes is reported at its line") {
+  std::string src = MutateNth(Base(), "            best = vf.max(best, vf.reduce_max(v, m), full)\n",
+                              "            best = vf.max(best, vf.reduce_max(v, m), full)\n"
+                              "            pad = vf.gt(v, v, full)\n", 0);
+  Run run = RunSoftmax(src, {5, 300});  // 300 % 64 = 44: the last register has 20 padding lanes
+  INFO(run.r.hazards.ToText());
+  CHECK(run.r.hazards.ErrorCount() == 0);
+  CHECK(HasAt(run.r.hazards, "SIM-UNINIT-USE", LineOf(src, "pad = vf.gt(v, v, full)")));
+  CHECK(run.err < 1e-6);
+  // Over the live lanes only, nothing is reported.
+  std::string live = Mutate(src, "pad = vf.gt(v, v, full)", "pad = vf.gt(v, v, m)");
+  Run clean = RunSoftmax(live, {5, 300});
+  CHECK(clean.r.hazards.empty());
+}
+
 TEST_CASE("mutant: missing set_validshape before the load reads outside x") {
   std::string src = Mutate(Base(), "            pl.set_validshape(xt, [live_rows, cols])\n", "");
   Run run = RunSoftmax(src);
