@@ -28,48 +28,51 @@ struct View {
   // The written flags of one element's bytes are checked and set inline (an element is 1 to
   // 8 bytes; a library call per element costs more than the loop).
   double Get(int64_t r, int64_t c, bool* undef) const {
-    uint64_t off = t->addr + t->ElementOffset(r, c);
-    const size_t es = t->elem_size();
-    if (off + es > buf->bytes.size()) { *undef = true; return 0; }
-    const uint8_t* w = buf->written.data() + off;
-    for (size_t k = 0; k < es; ++k)
-      if (w[k] == 0) { *undef = true; break; }
-    return LoadScalar(t->type.dtype, buf->bytes.data() + off);
+    const uint8_t* p = Read(r, c, undef);
+    return p ? LoadScalar(t->type.dtype, p) : 0;
   }
   void Set(int64_t r, int64_t c, double v, bool defined) {
-    uint64_t off = t->addr + t->ElementOffset(r, c);
-    const size_t es = t->elem_size();
-    if (off + es > buf->bytes.size()) return;
-    buf->Touch(off, off + es);
-    StoreScalar(t->type.dtype, buf->bytes.data() + off, v);
-    uint8_t* w = buf->written.data() + off;
-    for (size_t k = 0; k < es; ++k) w[k] = defined ? 1 : 0;
-    if (!buf->origin.empty()) std::fill_n(buf->origin.begin() + off, t->elem_size(), WriteOrigin{line, -1, 0});
+    if (uint8_t* p = Write(r, c, defined)) StoreScalar(t->type.dtype, p, v);
   }
   // An integer element, sign-extended for signed dtypes (exact in every width).
   int64_t GetInt(int64_t r, int64_t c, bool* undef) const {
-    uint64_t off = t->addr + t->ElementOffset(r, c);
+    const uint8_t* p = Read(r, c, undef);
+    if (!p) return 0;
     const size_t es = t->elem_size();
-    if (off + es > buf->bytes.size()) { *undef = true; return 0; }
-    const uint8_t* w = buf->written.data() + off;
-    for (size_t k = 0; k < es; ++k)
-      if (w[k] == 0) { *undef = true; break; }
     uint64_t bits = 0;
-    std::memcpy(&bits, buf->bytes.data() + off, es);
+    std::memcpy(&bits, p, es);
     if (IsSigned(t->type.dtype) && es < 8 && (bits >> (es * 8 - 1)) & 1) bits |= ~0ULL << (es * 8);
     return static_cast<int64_t>(bits);
   }
   // The low bytes of v (two's complement) as the element.
   void SetInt(int64_t r, int64_t c, int64_t v, bool defined) {
-    uint64_t off = t->addr + t->ElementOffset(r, c);
-    const size_t es = t->elem_size();
-    if (off + es > buf->bytes.size()) return;
     const uint64_t bits = static_cast<uint64_t>(v);
+    if (uint8_t* p = Write(r, c, defined)) std::memcpy(p, &bits, t->elem_size());
+  }
+
+ private:
+  // The bytes of element (r, c), with *undef set when one of them was never written; nullptr
+  // (and *undef) when the element lies past the buffer.
+  const uint8_t* Read(int64_t r, int64_t c, bool* undef) const {
+    const uint64_t off = t->addr + t->ElementOffset(r, c);
+    const size_t es = t->elem_size();
+    if (off + es > buf->bytes.size()) { *undef = true; return nullptr; }
+    const uint8_t* w = buf->written.data() + off;
+    for (size_t k = 0; k < es; ++k)
+      if (w[k] == 0) { *undef = true; break; }
+    return buf->bytes.data() + off;
+  }
+  // The bytes of element (r, c) about to be written, their written flags and provenance set;
+  // nullptr when the element lies past the buffer.
+  uint8_t* Write(int64_t r, int64_t c, bool defined) {
+    const uint64_t off = t->addr + t->ElementOffset(r, c);
+    const size_t es = t->elem_size();
+    if (off + es > buf->bytes.size()) return nullptr;
     buf->Touch(off, off + es);
-    std::memcpy(buf->bytes.data() + off, &bits, es);
     uint8_t* w = buf->written.data() + off;
     for (size_t k = 0; k < es; ++k) w[k] = defined ? 1 : 0;
     if (!buf->origin.empty()) std::fill_n(buf->origin.begin() + off, es, WriteOrigin{line, -1, 0});
+    return buf->bytes.data() + off;
   }
 };
 
