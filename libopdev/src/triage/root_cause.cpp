@@ -96,7 +96,9 @@ RootCause Route(const RouteInput& in) {
       if (uninit(&g, "SIM-UNINIT-USE")) uses.push_back(&g);
     if (!uses.empty()) {
       rc.code = chosen.front()->hazard.code;
-      rc.message = chosen.front()->hazard.message;
+      rc.message = absl::StrCat(chosen.front()->hazard.message, " at line ", chosen.front()->hazard.line,
+                                "; the lines named are where those values were computed on (SIM-UNINIT-USE; ",
+                                uses.front()->hazard.message, ")");
       chosen = uses;
     }
   }
