@@ -191,6 +191,23 @@ def k(a: pl.Tensor[[64, 64], pl.DT_FP32], b: pl.Tensor[[64, 64], pl.DT_FP32], ou
         pl.system.set_cross_core(pipe=pl.PipeType.MTE3, event_id=1)
 )";
 
+// The largest |out - a[:rows] · b| over the run's output `out` ([rows, 64]; a [*, 64], b [64, 64]).
+double WorstProductError(const sim::SimResult& r, const precision::Tensor& a, const precision::Tensor& b,
+                         int64_t rows) {
+  const precision::Tensor* out = nullptr;
+  for (const auto& o : r.outputs)
+    if (o.name == "out") out = &o.tensor;
+  REQUIRE(out != nullptr);
+  double worst = 0;
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < 64; ++j) {
+      double s = 0;
+      for (int64_t t = 0; t < 64; ++t) s += a.GetDouble(i * 64 + t) * b.GetDouble(t * 64 + j);
+      worst = std::max(worst, std::abs(out->GetDouble(i * 64 + j) - s));
+    }
+  return worst;
+}
+
 sim::SimResult RunSameInsert(const std::string& src, uint64_t seed, precision::Tensor* a_out, precision::Tensor* b_out) {
   auto a = simtest::Random(DType::kFloat32, {64, 64}, -1, 1, 11);
   auto b = simtest::Random(DType::kFloat32, {64, 64}, -1, 1, 12);
@@ -218,17 +235,7 @@ TEST_CASE("sim: cross-core: two AIVs inserting the same bytes unordered is a war
     CHECK(r.completed);
     CHECK_FALSE(r.hazards.HasErrors());
     CHECK(HasAt(r.hazards, sim::hazard::kXcoreRaceSame, line));
-    const precision::Tensor* out = nullptr;
-    for (const auto& o : r.outputs) if (o.name == "out") out = &o.tensor;
-    REQUIRE(out != nullptr);
-    double worst = 0;
-    for (int64_t i = 0; i < 32; ++i)
-      for (int64_t j = 0; j < 64; ++j) {
-        double s = 0;
-        for (int64_t t = 0; t < 64; ++t) s += a.GetDouble(i * 64 + t) * b.GetDouble(t * 64 + j);
-        worst = std::max(worst, std::abs(out->GetDouble(i * 64 + j) - s));
-      }
-    CHECK(worst < 1e-3);
+    CHECK(WorstProductError(r, a, b, 32) < 1e-3);
 
     const std::string diff = Mutate(kSameInsert, "pl.load(a_ub, a, [0, 0])", "pl.load(a_ub, a, [sub * 32, 0])");
     auto d = RunSameInsert(diff, seed, &a, &b);
@@ -306,17 +313,7 @@ TEST_CASE("sim: cross-core: an NZ insert takes any row offset and needs a 32-byt
   INFO(r->hazards.ToText());
   CHECK(r->completed);
   CHECK_FALSE(r->hazards.HasErrors());
-  const precision::Tensor* out = nullptr;
-  for (const auto& t : r->outputs) if (t.name == "out") out = &t.tensor;
-  REQUIRE(out != nullptr);
-  double worst = 0;
-  for (int64_t i = 0; i < 38; ++i)
-    for (int64_t j = 0; j < 64; ++j) {
-      double s = 0;
-      for (int64_t t = 0; t < 64; ++t) s += a.GetDouble(i * 64 + t) * b.GetDouble(t * 64 + j);
-      worst = std::max(worst, std::abs(out->GetDouble(i * 64 + j) - s));
-    }
-  CHECK(worst < 1e-3);
+  CHECK(WorstProductError(*r, a, b, 38) < 1e-3);
 
   // Column 4 of an fp32 NZ tile is inside a 32-byte (8-column) block.
   const std::string off_col = Mutate(kRowInsert, "pl.insert(h_mat, a_nz, [sub * 19, 0])",
