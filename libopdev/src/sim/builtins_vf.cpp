@@ -689,16 +689,10 @@ Value CompareFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   const VReg* y = yv.IsNumber() ? nullptr : &a.Reg(1, "b");
   // A mask register has no undefined state: a comparison of undefined active lanes gives a
   // mask the simulator takes as defined, so it says where that happened.
-  if (x.any_undef || (y && y->any_undef)) {
-    const int es = x.ElemBytes();
-    for (int i = 0; i < x.Lanes(); ++i)
-      if (m.bit[static_cast<size_t>(i * es)] && (x.LaneUndef(i) || (y && y->LaneUndef(i)))) {
-        in.sink.Report(hazard::kUninitUse, call.line,
-                       std::string(a.fname()) + " compares active lanes computed from on-chip bytes never written in "
-                       "this run; the mask it gives is taken as defined (a mask register has no undefined state)");
-        break;
-      }
-  }
+  if (ActiveUndef(x, m) || (y && ActiveUndef(*y, m)))
+    in.sink.Report(hazard::kUninitUse, call.line,
+                   std::string(a.fname()) + " compares active lanes computed from on-chip bytes never written in "
+                   "this run; the mask it gives is taken as defined (a mask register has no undefined state)");
   if (!y) return MakeMask(vf::CompareScalar(OP, x, in.ToDouble(yv, call.line, "scalar"), m));
   return MakeMask(vf::Compare(OP, x, *y, m));
 }

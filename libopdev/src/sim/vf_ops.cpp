@@ -533,14 +533,10 @@ VReg Reduce(ReduceOp op, const VReg& a, const MaskReg& m) {
   r.raw.fill(0);
   r.Set(0, result);
   r.any_undef = false;
-  if (a.any_undef) {
-    bool u = false;
-    for (int i = 0; i < n; ++i) u |= m.bit[i * es] && a.LaneUndef(i);
-    if (u) {
-      r.undef.fill(0);
-      r.undef[0] = 1;
-      r.any_undef = true;
-    }
+  if (ActiveUndef(a, m)) {
+    r.undef.fill(0);
+    r.undef[0] = 1;
+    r.any_undef = true;
   }
   return r;
 }

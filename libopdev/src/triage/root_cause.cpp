@@ -1,6 +1,7 @@
 // Locating the defect's lines and routing them by origin (see root_cause.h).
 #include "opdev/triage/root_cause.h"
 
+#include "opdev/sim/hazards.h"
 #include "opdev/triage/code_context.h"
 
 #include "absl/strings/str_cat.h"
@@ -88,12 +89,12 @@ RootCause Route(const RouteInput& in) {
   // Never-written values are an error where they reach GM (SIM-UNINIT-READ at the store); the
   // operations that computed on them (SIM-UNINIT-USE warnings, in the order the run met them)
   // are where they came from, so those locate the defect. The error stays the code and message.
-  auto uninit = [](const HazardGroup* g, std::string_view code) { return g->hazard.code == code; };
+  auto is = [](const HazardGroup* g, std::string_view code) { return g->hazard.code == code; };
   if (!chosen.empty() &&
-      std::all_of(chosen.begin(), chosen.end(), [&](const HazardGroup* g) { return uninit(g, "SIM-UNINIT-READ"); })) {
+      std::all_of(chosen.begin(), chosen.end(), [&](const HazardGroup* g) { return is(g, sim::hazard::kUninitRead); })) {
     std::vector<const HazardGroup*> uses;
     for (const auto& g : in.hazards)
-      if (uninit(&g, "SIM-UNINIT-USE")) uses.push_back(&g);
+      if (is(&g, sim::hazard::kUninitUse)) uses.push_back(&g);
     if (!uses.empty()) {
       rc.code = chosen.front()->hazard.code;
       rc.message = absl::StrCat(chosen.front()->hazard.message, " at line ", chosen.front()->hazard.line,

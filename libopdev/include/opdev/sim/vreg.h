@@ -51,4 +51,13 @@ struct MaskReg {
   static MaskReg FirstN(int64_t count, int width);
 };
 
+// Whether a lane of `r` that `m` makes active was computed from bytes never written.
+inline bool ActiveUndef(const VReg& r, const MaskReg& m) {
+  if (!r.any_undef) return false;
+  const int es = r.ElemBytes();
+  for (int i = 0; i < r.Lanes(); ++i)
+    if (m.bit[static_cast<size_t>(i * es)] && r.undef[static_cast<size_t>(i)]) return true;
+  return false;
+}
+
 }  // namespace opdev::sim
