@@ -1,16 +1,14 @@
 // A kernel launch from a host program (launch.h): the file's lowered program comes from a
-// process-wide cache keyed by path and content hash; the host's module values replace the
+// process-wide cache of lowered sources (program_cache.h); the host's module values replace the
 // simulator's own evaluation; tensors are copied in from and back to the caller's memory;
 // only findings inside the functions the kernel reaches are reported.
 #include "opdev/sim/launch.h"
 
 #include "interpreter.h"
 #include "program.h"
+#include "program_cache.h"
 #include "run_digest.h"
 
-#include "opdev/api/catalog.h"
-#include "opdev/api/checker.h"
-#include "opdev/pyfront/parser.h"
 #include "opdev/support/file_io.h"
 
 #include "absl/strings/str_cat.h"
@@ -18,7 +16,6 @@
 #include "absl/strings/str_join.h"
 
 #include <cstring>
-#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -27,53 +24,6 @@
 namespace opdev::sim {
 
 namespace {
-
-// One file's lowered program with what lowering and the API check found.
-struct CachedProgram {
-  size_t hash = 0;
-  size_t size = 0;
-  std::unique_ptr<Program> prog;
-  Diagnostics lowering;  // static hazards (VF checks) of every function
-  Diagnostics api;       // API catalog findings of every function
-  std::map<std::string, Value> initial_globals;  // globals as lowering left them
-  std::mutex run_mu;     // a program is mutated while it runs (module values)
-};
-
-std::mutex g_cache_mu;
-std::map<std::string, std::shared_ptr<CachedProgram>>& Cache() {
-  static auto* cache = new std::map<std::string, std::shared_ptr<CachedProgram>>();
-  return *cache;
-}
-
-absl::StatusOr<std::shared_ptr<CachedProgram>> GetProgram(const std::string& path, bool* hit) {
-  auto text = ReadTextFile(path);
-  if (!text.ok()) return text.status();
-  size_t hash = std::hash<std::string>{}(*text);
-  {
-    std::lock_guard<std::mutex> lock(g_cache_mu);
-    auto it = Cache().find(path);
-    if (it != Cache().end() && it->second->hash == hash && it->second->size == text->size()) {
-      *hit = true;
-      return it->second;
-    }
-  }
-  *hit = false;
-  Diagnostics parse_diags;
-  auto mod = py::ParseModule(*text, path, &parse_diags);
-  if (!mod.ok()) return mod.status();
-  auto entry = std::make_shared<CachedProgram>();
-  entry->hash = hash;
-  entry->size = text->size();
-  api::CheckOptions copts;
-  entry->api = api::CheckModule(*mod, api::Catalog::Builtin(), copts);
-  HazardSink sink(path);
-  entry->prog = LowerProgram(std::move(*mod), path, sink);
-  entry->lowering = sink.Finish();
-  entry->initial_globals = entry->prog->globals;
-  std::lock_guard<std::mutex> lock(g_cache_mu);
-  Cache()[path] = entry;
-  return entry;
-}
 
 // Line ranges of the kernel and every function it calls, transitively; `passed` are the
 // functions the host passes as closure values (called by a name the source cannot resolve).
@@ -166,10 +116,7 @@ class Converter {
 
 }  // namespace
 
-void ClearLaunchCache() {
-  std::lock_guard<std::mutex> lock(g_cache_mu);
-  Cache().clear();
-}
+void ClearLaunchCache() { ClearProgramCache(); }
 
 namespace {
 
@@ -188,9 +135,11 @@ absl::StatusOr<LaunchResult> Launch(const LaunchRequest& req, std::vector<std::s
       if (n > 0 && !t.data) return absl::InvalidArgumentError(absl::StrCat("tensor ", i, " ('", t.name, "') has no data"));
     }
     LaunchResult result;
-    auto cached = GetProgram(req.file, &result.cache_hit);
+    auto text = ReadTextFile(req.file);
+    if (!text.ok()) return text.status();
+    auto cached = GetLoweredProgram(req.file, *text, &result.cache_hit);
     if (!cached.ok()) return cached.status();
-    CachedProgram& cp = **cached;
+    LoweredProgram& cp = **cached;
     std::lock_guard<std::mutex> run_lock(cp.run_mu);
     Program& prog = *cp.prog;
     const FuncIR* found = FindFunction(prog, req.kernel, req.line);
@@ -217,7 +166,7 @@ absl::StatusOr<LaunchResult> Launch(const LaunchRequest& req, std::vector<std::s
     // Compile-time checks: the frontend rejects API misuse before anything runs.
     if (req.check_api) {
       Diagnostics api;
-      for (const auto& d : cp.api.items())
+      for (const auto& d : cp.Api().items())
         if (InRanges(d.line, ranges)) api.Add(d);
       if (api.HasErrors()) {
         result.rejected = true;
@@ -228,7 +177,7 @@ absl::StatusOr<LaunchResult> Launch(const LaunchRequest& req, std::vector<std::s
     }
 
     // Fresh module values, then the host's.
-    for (const auto& [k, v] : cp.initial_globals) prog.globals[k] = v;
+    RestoreModuleState(prog, cp.initial_globals);
     std::vector<std::shared_ptr<GmTensor>> gm;
     for (const auto& t : req.tensors) {
       auto g = GmTensor::Make(t.name, t.dtype, t.shape);
@@ -271,7 +220,8 @@ absl::StatusOr<LaunchResult> Launch(const LaunchRequest& req, std::vector<std::s
     }
 
     HazardSink sink(req.file);
-    for (const auto& d : cp.lowering.items())
+    const Diagnostics lowering = cp.lowering.Finish();
+    for (const auto& d : lowering.items())
       if (InRanges(d.line, ranges)) sink.ReportWithSeverity(d.code, d.severity, d.line, d.message, d.evidence);
     Interp in(prog, sink, req.target);
     if (req.tiling_key_schema) {

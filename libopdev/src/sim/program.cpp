@@ -218,6 +218,7 @@ std::unique_ptr<XNode> Lower(const py::Expr& e, Scope& sc) {
         if (c != sc.func->closure.end()) {
           auto n = Make(XK::kGlobal, line);
           n->name = c->second;
+          sc.prog->global_refs.push_back(n.get());
           return n;
         }
       }
@@ -225,6 +226,7 @@ std::unique_ptr<XNode> Lower(const py::Expr& e, Scope& sc) {
       if (!q.empty()) return LowerQualified(q, line);
       auto n = Make(XK::kGlobal, line);
       n->name = e.id;
+      sc.prog->global_refs.push_back(n.get());
       return n;
     }
     case py::ExprKind::kAttribute: {
@@ -875,6 +877,11 @@ std::unique_ptr<Program> LowerProgram(py::Module module, const std::string& file
 
 std::string ClosureKey(const std::string& qualname, const std::string& name) {
   return qualname + ":" + name;
+}
+
+void RestoreModuleState(Program& prog, const std::map<std::string, Value>& initial) {
+  for (const XNode* n : prog.global_refs) n->global = nullptr;
+  prog.globals = initial;
 }
 
 const FuncIR* FindFunction(const Program& prog, const std::string& name, int line) {

@@ -123,7 +123,12 @@ struct Program {
   std::map<std::string, std::unique_ptr<FuncIR>> funcs;  // module-level by name, nested by qualname
                                                           // (a second def of one qualname: `q@line`)
   std::vector<SNode> module_body;  // top-level statements to run (constants, imports)
+  std::vector<const XNode*> global_refs;  // every kGlobal node (each caches its lookup)
 };
+
+// Puts the module values back to `initial` (the globals lowering left) and drops every name
+// lookup a run cached, so a program used again starts its run as a freshly lowered one does.
+void RestoreModuleState(Program& prog, const std::map<std::string, Value>& initial);
 
 // The closure key of a nested function's free variable (see FuncIR::closure).
 std::string ClosureKey(const std::string& qualname, const std::string& name);

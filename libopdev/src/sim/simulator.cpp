@@ -4,9 +4,9 @@
 
 #include "interpreter.h"
 #include "program.h"
+#include "program_cache.h"
 #include "run_digest.h"
 
-#include "opdev/pyfront/parser.h"
 #include "opdev/support/file_io.h"
 
 #include "absl/strings/str_cat.h"
@@ -74,11 +74,28 @@ namespace {
 
 absl::StatusOr<SimResult> RunSource(std::string_view source, const std::string& filename,
                                     const std::vector<precision::Tensor>& inputs, const SimOptions& options) {
-  Diagnostics parse_diags;
-  auto mod = py::ParseModule(source, filename, &parse_diags);
-  if (!mod.ok()) return mod.status();
-  HazardSink sink(filename);
-  std::unique_ptr<Program> prog = LowerProgram(std::move(*mod), filename, sink);
+  // The lowered program, cached (program_cache.h); a concurrent run of the same source lowers
+  // its own copy instead of waiting.
+  bool hit = false;
+  auto lowered = GetLoweredProgram(filename, source, &hit);
+  if (!lowered.ok()) return lowered.status();
+  std::shared_ptr<LoweredProgram> lp = *lowered;
+  std::unique_lock<std::mutex> run_lock(lp->run_mu, std::try_to_lock);
+  if (!run_lock.owns_lock()) {
+    hit = false;
+    auto own = LowerSource(filename, source);
+    if (!own.ok()) return own.status();
+    lp = *own;
+    run_lock = std::unique_lock<std::mutex>(lp->run_mu);
+  }
+  // Module values start as lowering left them and the run's are dropped when it ends.
+  struct Restore {
+    LoweredProgram& lp;
+    ~Restore() { RestoreModuleState(*lp.prog, lp.initial_globals); }
+  } restore{*lp};
+  RestoreModuleState(*lp->prog, lp->initial_globals);
+  Program* prog = lp->prog.get();
+  HazardSink sink = lp->lowering;
   auto fit = prog->funcs.find(options.entry);
   if (fit == prog->funcs.end()) {
     std::vector<std::string> names;
@@ -107,6 +124,7 @@ absl::StatusOr<SimResult> RunSource(std::string_view source, const std::string& 
   in.platform.soc_version = options.target == Target::kA5 ? "Ascend950" : "Ascend910_93";
 
   SimResult result;
+  result.program_cached = hit;
   std::vector<Value> args;
   std::vector<std::shared_ptr<GmTensor>> bound;
   // Parameter names for the inputs.

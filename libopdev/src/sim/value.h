@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -28,6 +29,35 @@ enum class VK : uint8_t {
   kUnavailable, kDict, kObject, kUnalignReg,
 };
 
+// A Value's text (str, enum member, module name, method name, reason): immutable and shared,
+// so copying or moving a Value never copies characters. An empty text holds nothing.
+inline const std::string kEmptyText;
+class Text {
+ public:
+  Text() = default;
+  explicit Text(std::string v) {
+    if (!v.empty()) p_ = std::make_shared<const std::string>(std::move(v));
+  }
+  Text& operator=(std::string v) { return *this = Text(std::move(v)); }
+  const std::string& str() const { return p_ ? *p_ : kEmptyText; }
+  operator const std::string&() const { return str(); }
+  operator std::string_view() const { return str(); }
+  bool empty() const { return !p_; }
+  size_t size() const { return str().size(); }
+  size_t find(std::string_view x, size_t pos = 0) const { return str().find(x, pos); }
+  size_t rfind(std::string_view x, size_t pos = std::string::npos) const { return str().rfind(x, pos); }
+  size_t rfind(char c) const { return str().rfind(c); }
+  std::string substr(size_t pos, size_t n = std::string::npos) const { return str().substr(pos, n); }
+  friend bool operator==(const Text& a, const Text& b) { return a.p_ == b.p_ || a.str() == b.str(); }
+  friend bool operator==(const Text& a, std::string_view b) { return a.str() == b; }
+  friend std::string operator+(const Text& a, std::string_view b) { return a.str() + std::string(b); }
+  friend std::string operator+(std::string_view a, const Text& b) { return std::string(a) + b.str(); }
+  friend std::string operator+(const Text& a, const Text& b) { return a.str() + b.str(); }
+
+ private:
+  std::shared_ptr<const std::string> p_;
+};
+
 struct Kwarg {
   const std::string* name;
   Value* value;
@@ -40,7 +70,7 @@ struct Value {
   VK kind = VK::kNone;
   int64_t i = 0;      // int / bool / dtype (enum value) / tile offset
   double f = 0;       // float
-  std::string s;      // str, enum member "MaskPattern.ALL", module "pl", method name, reason
+  Text s;             // str, enum member "MaskPattern.ALL", module "pl", method name, reason
   std::shared_ptr<void> o;  // heap object by kind
   BuiltinFn fn = nullptr;   // kBuiltin
 

@@ -18,8 +18,9 @@
 //   // r->rejected: compile-time API misuse (r->hazards holds the API-* findings), nothing ran;
 //   // r->hazards: SIM-* findings with file:line; r->completed: every core ran to its end.
 //
-// Files are parsed and lowered once per (path, content hash) and kept in a process-wide
-// cache; each launch gets fresh on-chip memory and fresh module values.
+// Files are parsed and lowered once per (path, text) and kept in a process-wide cache of the
+// most recently used few (shared with RunKernelSource); each launch gets fresh on-chip memory
+// and fresh module values.
 #pragma once
 
 #include "opdev/sim/simulator.h"
@@ -140,7 +141,8 @@ struct LaunchResult {
 // Runs one launch. Never throws. The tensors' memory must stay valid during the call.
 absl::StatusOr<LaunchResult> LaunchKernel(const LaunchRequest& request);
 
-// Drops every cached program (tests; a long-lived process that wants its memory back).
+// Drops every cached program, RunKernelSource's included (tests; a long-lived process that
+// wants its memory back).
 void ClearLaunchCache();
 
 }  // namespace opdev::sim

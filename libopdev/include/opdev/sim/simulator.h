@@ -117,13 +117,16 @@ struct SimResult {
   std::vector<SimOutput> outputs;   // see "Entry semantics"
   Diagnostics hazards;              // sorted; errors mean the kernel is defective
   SimStats stats;
+  bool program_cached = false;      // the lowered program was reused (this file name and text ran before)
 };
 
 // Runs `entry` of the kernel file at `path` on `inputs`.
 absl::StatusOr<SimResult> RunKernelFile(const std::string& path,
                                         const std::vector<precision::Tensor>& inputs,
                                         const SimOptions& options);
-// Same for source text; `filename` is used in diagnostics.
+// Same for source text; `filename` is used in diagnostics. A source run again (same filename
+// and text) reuses its lowered program from a process-wide cache (launch.h, ClearLaunchCache);
+// the run observes exactly what a first run does.
 absl::StatusOr<SimResult> RunKernelSource(std::string_view source, const std::string& filename,
                                           const std::vector<precision::Tensor>& inputs,
                                           const SimOptions& options);

@@ -23,6 +23,20 @@ struct VReg {
   // uninitialised otherwise: a register is built per operation and most have no such lane).
   std::array<uint8_t, kVRegBytes> undef;
 
+  VReg() = default;
+  // A copy carries `undef` only when it is valid (most registers have no undefined lane, and
+  // every operation builds and copies one register).
+  VReg(const VReg& o) : raw(o.raw), dtype(o.dtype), any_undef(o.any_undef) {
+    if (any_undef) undef = o.undef;
+  }
+  VReg& operator=(const VReg& o) {
+    raw = o.raw;
+    dtype = o.dtype;
+    any_undef = o.any_undef;
+    if (any_undef) undef = o.undef;
+    return *this;
+  }
+
   int ElemBytes() const {
     switch (dtype) {
       case DType::kFloat32: case DType::kInt32: case DType::kUInt32: return 4;
