@@ -186,9 +186,7 @@ std::string_view Args::EnumName(size_t i, std::string_view name) const {
   const Value* v = Get(i, name);
   if (!v || v->kind == VK::kNone) return {};
   if (v->kind != VK::kEnum) Fail(absl::StrCat("argument '", std::string(name), "' must be an enum member"));
-  std::string_view s = v->s;
-  auto dot = s.rfind('.');
-  return dot == std::string_view::npos ? s : s.substr(dot + 1);
+  return v->EnumMember();
 }
 
 std::string Args::EnumArg(size_t i, std::string_view name) const { return std::string(EnumName(i, name)); }

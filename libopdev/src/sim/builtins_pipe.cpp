@@ -213,7 +213,7 @@ PipeOp PipeOpBefore(Interp& in, const XNode& call, std::vector<Value>& pos, Kwar
   std::string phase;
   if (s->phase_op)
     for (auto& [k, v] : kw)
-      if (k == "phase" && v.kind == VK::kEnum) phase = v.s.substr(v.s.rfind('.') + 1);
+      if (k == "phase" && v.kind == VK::kEnum) phase = std::string(v.EnumMember());
   // auto_mutex: the positional tile operands' group mutex ids, locked on the op's pipe.
   if (in.core->auto_mutex && !s->vf) {
     std::set<int64_t> ids;

@@ -80,7 +80,15 @@ struct Value {
   static Value Bool(bool v) { Value x; x.kind = VK::kBool; x.i = v ? 1 : 0; return x; }
   static Value Str(std::string v) { Value x; x.kind = VK::kStr; x.s = std::move(v); return x; }
   static Value DTypeV(DType t) { Value x; x.kind = VK::kDType; x.i = static_cast<int64_t>(t); return x; }
-  static Value Enum(std::string v) { Value x; x.kind = VK::kEnum; x.s = std::move(v); return x; }
+  // An enum member "Class.MEMBER"; i is where MEMBER starts (EnumMember).
+  static Value Enum(std::string v) {
+    Value x;
+    x.kind = VK::kEnum;
+    const size_t dot = v.rfind('.');
+    x.i = dot == std::string::npos ? 0 : static_cast<int64_t>(dot + 1);
+    x.s = std::move(v);
+    return x;
+  }
   static Value Module(std::string v) { Value x; x.kind = VK::kModule; x.s = std::move(v); return x; }
   static Value Unavailable(std::string why) { Value x; x.kind = VK::kUnavailable; x.s = std::move(why); return x; }
   static Value TupleV(std::vector<Value> items);
@@ -98,6 +106,8 @@ struct Value {
   const std::vector<Value>& Items() const { return As<std::vector<Value>>(); }
   std::vector<Value>& MutItems() const { return As<std::vector<Value>>(); }
   DType dtype() const { return static_cast<DType>(i); }
+  // The member name of an enum value without its class ("ALL" of "MaskPattern.ALL").
+  std::string_view EnumMember() const { return std::string_view(s.str()).substr(static_cast<size_t>(i)); }
 };
 
 inline Value Value::TupleV(std::vector<Value> items) {
