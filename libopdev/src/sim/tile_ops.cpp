@@ -3,6 +3,7 @@
 
 #include "opdev/sim/hazards.h"
 
+#include "exp_f32.h"
 #include "lane_convert.h"
 #include "tile_view.h"
 
@@ -115,7 +116,7 @@ void RowBin(Bin op, const float* x, const float* y, float* z, int64_t n) {
 // The fp32 unary operation of ApplyUn over n lanes.
 void RowUn(Un op, const float* x, float* z, int64_t n) {
   switch (op) {
-    case Un::kExp: for (int64_t i = 0; i < n; ++i) z[i] = std::exp(x[i]); break;
+    case Un::kExp: ExpF32(x, z, n); break;
     case Un::kLog: for (int64_t i = 0; i < n; ++i) z[i] = std::log(x[i]); break;
     case Un::kSqrt: for (int64_t i = 0; i < n; ++i) z[i] = std::sqrt(x[i]); break;
     case Un::kRsqrt: for (int64_t i = 0; i < n; ++i) z[i] = 1.0f / std::sqrt(x[i]); break;

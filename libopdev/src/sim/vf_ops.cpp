@@ -2,6 +2,7 @@
 // computed over all lanes in tight loops, masked, and narrowed back with exact RNE rounding.
 #include "opdev/sim/vf_ops.h"
 
+#include "exp_f32.h"
 #include "lane_convert.h"
 
 #include "opdev/sim/memory.h"
@@ -415,7 +416,7 @@ VReg Unary(UnOp op, const VReg& a, const MaskReg& m, MergeMode mode, const VReg*
   if (IsFloatReg(a.dtype)) ToF32(a, x);
   else for (int i = 0; i < n; ++i) x[i] = static_cast<float>(a.Get(i));
   switch (op) {
-    case UnOp::kExp: for (int i = 0; i < n; ++i) z[i] = std::exp(x[i]); break;
+    case UnOp::kExp: ExpF32(x, z, n); break;
     case UnOp::kLn: for (int i = 0; i < n; ++i) z[i] = std::log(x[i]); break;
     case UnOp::kSqrt: for (int i = 0; i < n; ++i) z[i] = std::sqrt(x[i]); break;
     case UnOp::kAbs: for (int i = 0; i < n; ++i) z[i] = std::fabs(x[i]); break;
@@ -439,17 +440,28 @@ VReg ExpSub(const VReg& a, const VReg& b, const MaskReg& m, DType out_dtype, Cas
   VReg r;
   r.dtype = out_dtype;
   if (a.dtype == DType::kFloat16 && b.dtype == DType::kFloat16 && out_dtype == DType::kFloat32) {
-    // The softmax path: both sources widened in one vectorised pass, `exp` on the 64 lanes of
-    // the chosen half only.
+    // The softmax path: the 64 lanes of the chosen half are picked first, then widened, and
+    // `exp` runs on them in one pass.
+    // Output lane i reads source lane 2i + off: the low (ZERO) or high (ONE) half of 32-bit
+    // word i of each register, and mask byte 4i + 2 off (byte order: little-endian, as
+    // everywhere in the register model), so every loop below runs over whole words.
     const int off = layout == CastLayout::kOne ? 1 : 0;
-    alignas(64) float x[128], y[128];
-    ToF32(a, x);
-    ToF32(b, y);
-    alignas(64) float z[64];
+    const int sh = 16 * off;
+    alignas(64) uint32_t aw[64], bw[64], mw[64];
+    std::memcpy(aw, a.raw.data(), kVRegBytes);
+    std::memcpy(bw, b.raw.data(), kVRegBytes);
+    std::memcpy(mw, m.bit.data(), kVRegBytes);
+    alignas(64) uint16_t ah[64], bh[64];
     for (int i = 0; i < 64; ++i) {
-      const int s = 2 * i + off;
-      z[i] = m.bit[s * 2] ? std::exp(x[s] - y[s]) : 0.0f;
+      ah[i] = static_cast<uint16_t>(aw[i] >> sh);
+      bh[i] = static_cast<uint16_t>(bw[i] >> sh);
     }
+    alignas(64) float x[64], y[64], d[64], z[64];
+    F32FromHalvesN(ah, x, 64);
+    F32FromHalvesN(bh, y, 64);
+    for (int i = 0; i < 64; ++i) d[i] = x[i] - y[i];
+    ExpF32(d, d, 64);
+    for (int i = 0; i < 64; ++i) z[i] = ((mw[i] >> sh) & 0xFFu) != 0 ? d[i] : 0.0f;
     std::memcpy(r.raw.data(), z, kVRegBytes);
     r.any_undef = false;
     if (a.any_undef || b.any_undef) {
@@ -469,10 +481,10 @@ VReg ExpSub(const VReg& a, const VReg& b, const MaskReg& m, DType out_dtype, Cas
   const int n_out = r.Lanes();
   if (a.dtype == DType::kFloat16 && out_dtype == DType::kFloat32) {
     const int off = layout == CastLayout::kOne ? 1 : 0;
-    for (int i = 0; i < n_out; ++i) {
-      int s = 2 * i + off;
-      z[i] = m.bit[s * es] ? std::exp(x[s] - y[s]) : 0.0f;
-    }
+    alignas(64) float d[kMaxLanes];
+    for (int i = 0; i < n_out; ++i) d[i] = x[2 * i + off] - y[2 * i + off];
+    ExpF32(d, d, n_out);
+    for (int i = 0; i < n_out; ++i) z[i] = m.bit[(2 * i + off) * es] ? d[i] : 0.0f;
     FromF32(z, r);
     r.any_undef = false;
     if (a.any_undef || b.any_undef) {
@@ -486,7 +498,8 @@ VReg ExpSub(const VReg& a, const VReg& b, const MaskReg& m, DType out_dtype, Cas
     return r;
   }
   const int n = a.Lanes();
-  for (int i = 0; i < n; ++i) z[i] = std::exp(x[i] - y[i]);
+  for (int i = 0; i < n; ++i) z[i] = x[i] - y[i];
+  ExpF32(z, z, n);
   MaskLanesF(z, n, es, m, MergeMode::kZeroing, nullptr);
   r.dtype = a.dtype;
   FromF32(z, r);

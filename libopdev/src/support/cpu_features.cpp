@@ -21,6 +21,18 @@ bool CpuHasAvx2F16c() {
 #endif
 }
 
+bool CpuHasAvx2Fma() {
+#if defined(__x86_64__)
+  static const bool v = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  }();
+  return v;
+#else
+  return false;
+#endif
+}
+
 bool CpuHasAvx512() {
 #if defined(__x86_64__)
   static const bool v = CpuHasAvx2F16c() && __builtin_cpu_supports("avx512f") &&
