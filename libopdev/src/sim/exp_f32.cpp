@@ -170,4 +170,13 @@ void ExpF32(const float* in, float* out, int64_t n) { Chosen()(in, out, n); }
 
 bool ExpF32Vectorised() { return Chosen() != ExpScalar; }
 
+bool ExpF32Variant(int lanes, const float* in, float* out, int64_t n) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (lanes == 4 && CpuHasAvx2Fma()) return ExpAvx2Fma(in, out, n), true;
+  if (lanes == 8 && CpuHasAvx2Fma() && CpuHasAvx512()) return ExpAvx512(in, out, n), true;
+#endif
+  (void)lanes, (void)in, (void)out, (void)n;
+  return false;
+}
+
 }  // namespace opdev::sim

@@ -18,4 +18,8 @@ void ExpF32(const float* in, float* out, int64_t n);
 // first use passed).
 bool ExpF32Vectorised();
 
+// One vector variant by its width (4: AVX2 + FMA, 8: AVX-512), whatever ExpF32 chose (tests).
+// False, with nothing written, when the CPU lacks its instructions.
+bool ExpF32Variant(int lanes, const float* in, float* out, int64_t n);
+
 }  // namespace opdev::sim
