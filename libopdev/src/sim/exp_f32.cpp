@@ -29,6 +29,8 @@
 namespace opdev::sim {
 namespace {
 
+using ExpFn = void (*)(const float*, float*, int64_t);
+
 void ExpScalar(const float* in, float* out, int64_t n) {
   for (int64_t i = 0; i < n; ++i) out[i] = std::exp(in[i]);
 }
@@ -130,8 +132,6 @@ __attribute__((target("avx512f,avx512dq,avx512vl,avx2,fma"))) void ExpAvx512(con
 #if !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
-
-using ExpFn = void (*)(const float*, float*, int64_t);
 
 // The vector path against std::exp: a sweep of [-88, 88] and pseudo-random bit patterns over
 // every exponent (special lanes included).
