@@ -46,7 +46,6 @@ class Text {
   size_t size() const { return str().size(); }
   size_t find(std::string_view x, size_t pos = 0) const { return str().find(x, pos); }
   size_t rfind(std::string_view x, size_t pos = std::string::npos) const { return str().rfind(x, pos); }
-  size_t rfind(char c) const { return str().rfind(c); }
   std::string substr(size_t pos, size_t n = std::string::npos) const { return str().substr(pos, n); }
   friend bool operator==(const Text& a, const Text& b) { return a.p_ == b.p_ || a.str() == b.str(); }
   friend bool operator==(const Text& a, std::string_view b) { return a.str() == b; }
