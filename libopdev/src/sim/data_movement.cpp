@@ -33,6 +33,44 @@ inline bool SameElement(const uint8_t* a, const uint8_t* b, size_t es) {
   }
 }
 
+// Calls `emit(i, n)` for each maximal run [i, i + n) of the `n_elems` elements of `es` bytes
+// whose bytes differ between `a` and `b`, in order. The usual widths compare whole words in a
+// loop of their own.
+template <typename W, typename Emit>
+void ForDifferingRunsOf(const uint8_t* a, const uint8_t* b, int64_t n_elems, Emit& emit) {
+  auto at = [](const uint8_t* p, int64_t i) {
+    W w;
+    std::memcpy(&w, p + i * static_cast<int64_t>(sizeof(W)), sizeof(W));
+    return w;
+  };
+  for (int64_t i = 0; i < n_elems;) {
+    while (i < n_elems && at(a, i) == at(b, i)) ++i;
+    int64_t j = i;
+    while (j < n_elems && at(a, j) != at(b, j)) ++j;
+    if (j > i) emit(i, j - i);
+    i = j;
+  }
+}
+
+template <typename Emit>
+void ForDifferingRuns(const uint8_t* a, const uint8_t* b, int64_t n_elems, size_t es, Emit emit) {
+  switch (es) {
+    case 1: return ForDifferingRunsOf<uint8_t>(a, b, n_elems, emit);
+    case 2: return ForDifferingRunsOf<uint16_t>(a, b, n_elems, emit);
+    case 4: return ForDifferingRunsOf<uint32_t>(a, b, n_elems, emit);
+    case 8: return ForDifferingRunsOf<uint64_t>(a, b, n_elems, emit);
+    default: break;
+  }
+  auto same = [&](int64_t i) { return std::memcmp(a + i * static_cast<int64_t>(es), b + i * static_cast<int64_t>(es), es) == 0; };
+  for (int64_t i = 0; i < n_elems;) {
+    while (i < n_elems && same(i)) ++i;
+    int64_t j = i;
+    while (j < n_elems && !same(j)) ++j;
+    if (j > i) emit(i, j - i);
+    i = j;
+  }
+}
+
 struct Mapping {
   int row_axis = 0;
   int col_axis = 0;
@@ -272,15 +310,8 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
             else if (w < 0) writer[i] = core_id;
           }
           if (changed && std::memcmp(out, next, len) != 0) {
-            // The runs of elements whose bytes differ, each appended once.
-            auto same = [&](int64_t i) { return SameElement(out + i * static_cast<int64_t>(es), next + i * tes, es); };
-            for (int64_t i = 0; i < run;) {
-              while (i < run && same(i)) ++i;
-              int64_t j = i;
-              while (j < run && !same(j)) ++j;
-              if (j > i) note_changed_run(flat0 + i, j - i);
-              i = j;
-            }
+            // The runs of elements whose bytes differ, each appended once (same_type: tes == es).
+            ForDifferingRuns(out, next, run, es, [&](int64_t i, int64_t n) { note_changed_run(flat0 + i, n); });
           }
           if (origins) {
             for (int64_t i = 0; i < run; ++i) {
