@@ -172,11 +172,13 @@ void ReportConflict(Interp& in, const PipeConflict& c, Pipe p, bool write, std::
 void AccessTile(Interp& in, const Tile& t, Pipe p, uint32_t epoch, bool write, std::string_view op) {
   CoreContext& core = *in.core;
   if (!core.Owns(t.type.space)) return;  // another core's memory (cross_core_data.h)
-  const Runs& runs = TileRuns(t);
-  for (const auto& [b, e] : runs) {
-    if (auto c = core.pipes.Access(t.type.space, b, e, p, epoch, write, in.current_line, op)) {
+  // Every run is recorded (the operation touches all of them); the first conflict is reported.
+  bool reported = false;
+  for (const auto& [b, e] : TileRuns(t)) {
+    auto c = core.pipes.Access(t.type.space, b, e, p, epoch, write, in.current_line, op);
+    if (c && !reported) {
       ReportConflict(in, *c, p, write, op, t.type.space, t.name);
-      break;
+      reported = true;
     }
   }
 }
