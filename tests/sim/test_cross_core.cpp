@@ -301,6 +301,31 @@ def k(a: pl.Tensor[[38, 64], pl.DT_FP32], b: pl.Tensor[[64, 64], pl.DT_FP32], ou
 
 }  // namespace
 
+// pto-isa lays an L1 (Mat) tile out by its static shape whatever its compact mode (TLOAD's and
+// TINSERT's block stride is the tile's Rows, TMOV to L0 reads the source at its static stride);
+// only L0 destinations pack by their valid window. So the AIVs' inserts (the full default window)
+// and the AIC's move (its window set to the 38 valid rows) address the same bytes.
+TEST_CASE("sim: cross-core: a compact=1 Mat tile keeps its static layout whatever window each core sets") {
+  std::string src = kRowInsert;
+  for (int i = 0; i < 3; ++i) {
+    src = simtest::MutateNth(src, "shape=[48, 64]", "shape=[64, 64]", 0);
+    src = simtest::MutateNth(src, "size=12288", "size=16384", 0);
+  }
+  src = Mutate(src, "valid_shape=[-1, -1]), addr=0x10000", "valid_shape=[-1, -1], compact=1), addr=0x10000");
+  auto a = simtest::Random(DType::kFloat32, {38, 64}, -1, 1, 23);
+  auto b = simtest::Random(DType::kFloat32, {64, 64}, -1, 1, 24);
+  auto z = precision::Tensor::Zeros(DType::kFloat32, {38, 64});
+  REQUIRE(z.ok());
+  sim::SimOptions o;
+  o.entry = "k";
+  auto r = sim::RunKernelSource(src, "compact_mat_insert.py", {a, b, *z}, o);
+  REQUIRE(r.ok());
+  INFO(r->hazards.ToText());
+  CHECK(r->completed);
+  CHECK_FALSE(r->hazards.HasErrors());
+  CHECK(WorstProductError(*r, a, b, 38) < 1e-3);
+}
+
 TEST_CASE("sim: cross-core: an NZ insert takes any row offset and needs a 32-byte column block") {
   auto a = simtest::Random(DType::kFloat32, {38, 64}, -1, 1, 21);
   auto b = simtest::Random(DType::kFloat32, {64, 64}, -1, 1, 22);

@@ -87,16 +87,18 @@ uint64_t Tile::FractalOffset(Layout l, int64_t r, int64_t c) const {
   // A one-row NZ tile (the [1, N] bias row in Mat) is one contiguous row: the docs give no
   // fractal padding for it and the bias samples place such tiles Bytes() apart.
   if (l == Layout::kNZ && type.shape[0] == 1) return static_cast<uint64_t>(c) * es;
-  // Fractal layouts: the addressed extent is the shape (compact=1: the valid shape) rounded
-  // up to whole fractals. A Vec (UB) tile is addressed by its shape as declared: UB has no
+  // Fractal layouts: the addressed extent is the shape rounded up to whole fractals; compact=1
+  // packs an L0 tile by its valid shape, never a Mat (L1) tile (pto-isa's transfers address L1
+  // by the static shape; docs/simulator.md, "Layouts"). A Vec (UB) tile is addressed by its shape as declared: UB has no
   // fractal grid, so an NZ [65, 64] tile steps its 16-column blocks by 65 rows (the
   // RowPlusOne "NZ+1" tiles of CompactMode.md; see docs/simulator.md, "Vec fractal tiles").
   const int64_t fr = type.FractalRows(), fc = type.FractalCols();
   const bool vec_physical = type.space == MemSpace::kVec && type.compact != 1;
+  const bool packed = type.compact == 1 && type.space != MemSpace::kMat;
   const int64_t rows =
-      vec_physical ? type.shape[0] : RoundUp(type.compact == 1 ? valid_rows : type.shape[0], fr);
+      vec_physical ? type.shape[0] : RoundUp(packed ? valid_rows : type.shape[0], fr);
   const int64_t cols =
-      vec_physical ? type.shape[1] : RoundUp(type.compact == 1 ? valid_cols : type.shape[1], fc);
+      vec_physical ? type.shape[1] : RoundUp(packed ? valid_cols : type.shape[1], fc);
   const int64_t rb = r / fr, ri = r % fr, cb = c / fc, ci = c % fc;
   int64_t e = 0;
   switch (l) {
