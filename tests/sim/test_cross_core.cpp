@@ -299,6 +299,30 @@ def k(a: pl.Tensor[[38, 64], pl.DT_FP32], b: pl.Tensor[[64, 64], pl.DT_FP32], ou
         pl.system.set_cross_core(pipe=pl.PipeType.MTE3, event_id=1)
 )";
 
+// The operands of a kRowInsert run: a [38, 64] and b [64, 64] random, out zeros.
+struct RowInsertCase {
+  precision::Tensor a, b, out;
+  sim::SimOptions o;
+};
+RowInsertCase MakeRowInsertCase(unsigned seed) {
+  auto z = precision::Tensor::Zeros(DType::kFloat32, {38, 64});
+  REQUIRE(z.ok());
+  RowInsertCase c{simtest::Random(DType::kFloat32, {38, 64}, -1, 1, seed),
+                  simtest::Random(DType::kFloat32, {64, 64}, -1, 1, seed + 1), *z, {}};
+  c.o.entry = "k";
+  return c;
+}
+
+// Runs `src` (a kRowInsert variant): it must end clean with out = a b.
+void CheckRowInsertProduct(const std::string& src, const std::string& file, const RowInsertCase& c) {
+  auto r = sim::RunKernelSource(src, file, {c.a, c.b, c.out}, c.o);
+  REQUIRE(r.ok());
+  INFO(r->hazards.ToText());
+  CHECK(r->completed);
+  CHECK_FALSE(r->hazards.HasErrors());
+  CHECK(WorstProductError(*r, c.a, c.b, 38) < 1e-3);
+}
+
 }  // namespace
 
 // pto-isa lays an L1 (Mat) tile out by its static shape whatever its compact mode (TLOAD's and
@@ -312,38 +336,17 @@ TEST_CASE("sim: cross-core: a compact=1 Mat tile keeps its static layout whateve
     src = simtest::MutateNth(src, "size=12288", "size=16384", 0);
   }
   src = Mutate(src, "valid_shape=[-1, -1]), addr=0x10000", "valid_shape=[-1, -1], compact=1), addr=0x10000");
-  auto a = simtest::Random(DType::kFloat32, {38, 64}, -1, 1, 23);
-  auto b = simtest::Random(DType::kFloat32, {64, 64}, -1, 1, 24);
-  auto z = precision::Tensor::Zeros(DType::kFloat32, {38, 64});
-  REQUIRE(z.ok());
-  sim::SimOptions o;
-  o.entry = "k";
-  auto r = sim::RunKernelSource(src, "compact_mat_insert.py", {a, b, *z}, o);
-  REQUIRE(r.ok());
-  INFO(r->hazards.ToText());
-  CHECK(r->completed);
-  CHECK_FALSE(r->hazards.HasErrors());
-  CHECK(WorstProductError(*r, a, b, 38) < 1e-3);
+  CheckRowInsertProduct(src, "compact_mat_insert.py", MakeRowInsertCase(23));
 }
 
 TEST_CASE("sim: cross-core: an NZ insert takes any row offset and needs a 32-byte column block") {
-  auto a = simtest::Random(DType::kFloat32, {38, 64}, -1, 1, 21);
-  auto b = simtest::Random(DType::kFloat32, {64, 64}, -1, 1, 22);
-  auto z = precision::Tensor::Zeros(DType::kFloat32, {38, 64});
-  REQUIRE(z.ok());
-  sim::SimOptions o;
-  o.entry = "k";
-  auto r = sim::RunKernelSource(kRowInsert, "row_insert.py", {a, b, *z}, o);
-  REQUIRE(r.ok());
-  INFO(r->hazards.ToText());
-  CHECK(r->completed);
-  CHECK_FALSE(r->hazards.HasErrors());
-  CHECK(WorstProductError(*r, a, b, 38) < 1e-3);
+  const RowInsertCase c = MakeRowInsertCase(21);
+  CheckRowInsertProduct(kRowInsert, "row_insert.py", c);
 
   // Column 4 of an fp32 NZ tile is inside a 32-byte (8-column) block.
   const std::string off_col = Mutate(kRowInsert, "pl.insert(h_mat, a_nz, [sub * 19, 0])",
                                      "pl.insert(h_mat, a_nz, [sub * 19, 4])");
-  auto bad = sim::RunKernelSource(off_col, "row_insert.py", {a, b, *z}, o);
+  auto bad = sim::RunKernelSource(off_col, "row_insert.py", {c.a, c.b, c.out}, c.o);
   REQUIRE(bad.ok());
   CHECK(HasAt(bad->hazards, sim::hazard::kMoveRange, LineOf(off_col, "pl.insert(h_mat, a_nz, [sub * 19, 4])")));
   CHECK(bad->hazards.ToText().find("32-byte") != std::string::npos);
