@@ -83,6 +83,26 @@ TEST_CASE("a run captures stdout, stderr and the interleaved log and parses the 
   CHECK(fs::file_size(r->stdout_path) == 0);
 }
 
+TEST_CASE("the interleaved log keeps a line whole when the other stream writes in the middle of it") {
+  fs::path logs = TempDir("split_logs");
+  LaunchOptions o = Python("py_split");
+  o.expected_cases = {"test_py_split_case"};
+  o.log_dir = logs.string();
+  auto r = Launch(o);
+  REQUIRE(r.ok());
+  REQUIRE(r->launched());
+  CHECK(r->process->ok());
+  REQUIRE(r->cases.size() == 1);
+  CHECK(r->cases[0].status == CaseStatus::kPass);
+  auto all = opdev::ReadTextFile(r->combined_path);
+  REQUIRE(all.ok());
+  const std::string line = "[case [2,64]] PASS (matched_ratio=1.000000 (req>=0.99), "
+                           "max_abs_error=0.000000e+00 (limit=1.000000e-01))\n";
+  CHECK(all->find(line) != std::string::npos);
+  CHECK(all->find("UserWarning: a warning between the pieces\n") != std::string::npos);
+  CHECK(all->size() == fs::file_size(r->stdout_path) + fs::file_size(r->stderr_path));
+}
+
 TEST_CASE("the one-case mode runs one test function alone") {
   LaunchOptions o = Python("py_cases");
   o.case_name = "test_py_cases_tail";

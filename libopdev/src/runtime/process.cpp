@@ -175,15 +175,29 @@ absl::StatusOr<ProcessResult> RunProcess(const ProcessSpec& spec) {
   Termination killed_for = Termination::kExited;
 
   auto send = [&](int sig) { ::killpg(pid, sig); };
+  // The combined log takes whole lines of each stream: a line one stream writes in pieces (an
+  // unbuffered print, a flush mid-line) stays whole when the other stream writes meanwhile.
+  std::string pending[2];
+  auto to_combined = [&](std::string_view text) {
+    all_file.Write(text);
+    result.combined_text.append(text);
+  };
   auto pump = [&](Fd& fd, bool is_err) {
     char buf[65536];
     ssize_t n = ::read(fd.fd, buf, sizeof buf);
     if (n > 0) {
       std::string_view chunk(buf, static_cast<size_t>(n));
       (is_err ? err_file : out_file).Write(chunk);
-      all_file.Write(chunk);
       (is_err ? result.stderr_text : result.stdout_text).append(chunk);
-      result.combined_text.append(chunk);
+      std::string& part = pending[is_err ? 1 : 0];
+      const size_t nl = chunk.rfind('\n');
+      if (nl == std::string_view::npos) {
+        part.append(chunk);
+      } else {
+        part.append(chunk.substr(0, nl + 1));
+        to_combined(part);
+        part.assign(chunk.substr(nl + 1));
+      }
       if (spec.on_output) spec.on_output(is_err, chunk);
       last_output = Clock::now();
     } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
@@ -236,6 +250,7 @@ absl::StatusOr<ProcessResult> RunProcess(const ProcessSpec& spec) {
       if (err_idx >= 0 && (fds[err_idx].revents & (POLLIN | POLLHUP | POLLERR))) pump(err_r, true);
     }
   }
+  for (const std::string& part : pending) to_combined(part);  // unterminated last lines
   if (!child_done) {
     ::waitpid(pid, &status, 0);
   }
