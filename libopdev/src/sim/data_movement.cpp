@@ -33,42 +33,40 @@ inline bool SameElement(const uint8_t* a, const uint8_t* b, size_t es) {
   }
 }
 
-// Calls `emit(i, n)` for each maximal run [i, i + n) of the `n_elems` elements of `es` bytes
-// whose bytes differ between `a` and `b`, in order. The usual widths compare whole words in a
-// loop of their own.
-template <typename W, typename Emit>
-void ForDifferingRunsOf(const uint8_t* a, const uint8_t* b, int64_t n_elems, Emit& emit) {
-  auto at = [](const uint8_t* p, int64_t i) {
-    W w;
-    std::memcpy(&w, p + i * static_cast<int64_t>(sizeof(W)), sizeof(W));
-    return w;
-  };
+// Calls `emit(i, n)` for each maximal run [i, i + n) of [0, n_elems) where `differs(i)`, in order.
+template <typename Differs, typename Emit>
+void ForRunsWhere(int64_t n_elems, Differs differs, Emit& emit) {
   for (int64_t i = 0; i < n_elems;) {
-    while (i < n_elems && at(a, i) == at(b, i)) ++i;
+    while (i < n_elems && !differs(i)) ++i;
     int64_t j = i;
-    while (j < n_elems && at(a, j) != at(b, j)) ++j;
+    while (j < n_elems && differs(j)) ++j;
     if (j > i) emit(i, j - i);
     i = j;
   }
 }
 
+// The runs of the `n_elems` elements of `es` bytes whose bytes differ between `a` and `b`; the
+// usual widths compare whole words in a loop of their own.
 template <typename Emit>
 void ForDifferingRuns(const uint8_t* a, const uint8_t* b, int64_t n_elems, size_t es, Emit emit) {
+  auto words = [&](auto word) {
+    using W = decltype(word);
+    ForRunsWhere(n_elems, [&](int64_t i) {
+      W x, y;
+      std::memcpy(&x, a + i * static_cast<int64_t>(sizeof(W)), sizeof(W));
+      std::memcpy(&y, b + i * static_cast<int64_t>(sizeof(W)), sizeof(W));
+      return x != y;
+    }, emit);
+  };
   switch (es) {
-    case 1: return ForDifferingRunsOf<uint8_t>(a, b, n_elems, emit);
-    case 2: return ForDifferingRunsOf<uint16_t>(a, b, n_elems, emit);
-    case 4: return ForDifferingRunsOf<uint32_t>(a, b, n_elems, emit);
-    case 8: return ForDifferingRunsOf<uint64_t>(a, b, n_elems, emit);
+    case 1: return words(uint8_t{});
+    case 2: return words(uint16_t{});
+    case 4: return words(uint32_t{});
+    case 8: return words(uint64_t{});
     default: break;
   }
-  auto same = [&](int64_t i) { return std::memcmp(a + i * static_cast<int64_t>(es), b + i * static_cast<int64_t>(es), es) == 0; };
-  for (int64_t i = 0; i < n_elems;) {
-    while (i < n_elems && same(i)) ++i;
-    int64_t j = i;
-    while (j < n_elems && !same(j)) ++j;
-    if (j > i) emit(i, j - i);
-    i = j;
-  }
+  const int64_t w = static_cast<int64_t>(es);
+  ForRunsWhere(n_elems, [&](int64_t i) { return std::memcmp(a + i * w, b + i * w, es) != 0; }, emit);
 }
 
 struct Mapping {

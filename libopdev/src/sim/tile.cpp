@@ -89,9 +89,10 @@ uint64_t Tile::FractalOffset(Layout l, int64_t r, int64_t c) const {
   if (l == Layout::kNZ && type.shape[0] == 1) return static_cast<uint64_t>(c) * es;
   // Fractal layouts: the addressed extent is the shape rounded up to whole fractals; compact=1
   // packs an L0 tile by its valid shape, never a Mat (L1) tile (pto-isa's transfers address L1
-  // by the static shape; docs/simulator.md, "Layouts"). A Vec (UB) tile is addressed by its shape as declared: UB has no
-  // fractal grid, so an NZ [65, 64] tile steps its 16-column blocks by 65 rows (the
-  // RowPlusOne "NZ+1" tiles of CompactMode.md; see docs/simulator.md, "Vec fractal tiles").
+  // by the static shape; docs/simulator.md, "Layouts"). A Vec (UB) tile is addressed by its
+  // shape as declared: UB has no fractal grid, so an NZ [65, 64] tile steps its 16-column
+  // blocks by 65 rows (the RowPlusOne "NZ+1" tiles of CompactMode.md; see docs/simulator.md,
+  // "Vec fractal tiles").
   const int64_t fr = type.FractalRows(), fc = type.FractalCols();
   const bool vec_physical = type.space == MemSpace::kVec && type.compact != 1;
   const bool packed = type.compact == 1 && type.space != MemSpace::kMat;
