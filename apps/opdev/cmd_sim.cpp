@@ -11,7 +11,7 @@ constexpr const char* kUsage =
     "opdev sim FILE --entry NAME --in X.npy [--in Y.npy ...] --out-dir DIR\n"
     "          [--block-dim N] [--scalar V ...] [--target a5|a3] [--vector-cores N]\n"
     "          [--cube-cores N] [--work-budget UNITS] [--schedule-seed N]\n"
-    "          [--tiling-key NAME=VALUE ...] [--no-pipe-sync] [--json]\n"
+    "          [--tiling-key NAME=VALUE ...] [--datatype PARAM=DTYPE ...] [--no-pipe-sync] [--json]\n"
     "       opdev sim --hazards [--json]\n\n"
     "Executes the entry of a PyPTO-Pro kernel file on the CPU: a wrapper (inputs bind to its\n"
     "parameters; its statements must stay within the wrapper boundary; outputs are the tensors\n"
@@ -31,6 +31,9 @@ constexpr const char* kUsage =
     "the block_dim limit of a launch (SIM-BLOCK-DIM) is checked against them.\n"
     "--tiling-key NAME=VALUE gives a kernel entry declared with @pl.jit(tiling_key=...) the key\n"
     "its host launch kernel[stream, block_dim, {...}] would (every field, tiling_key.md).\n"
+    "--datatype PARAM=DTYPE gives a kernel entry declared with @pl.jit(datatype={...}) the dtype\n"
+    "dict its host launch kernel[stream, block_dim, (key,) {...}] would (every parameter the\n"
+    "decorator names; DTYPE as DT_FP16, float16, bf16, ...).\n"
     "The pipes of each core are checked by default (SIM-PIPE-*: a missing sync_src/sync_dst,\n"
     "mutex or barrier between two pipes on the same on-chip bytes, as on the device, where\n"
     "nothing inserts them for make_tile tiles); --no-pipe-sync runs one core's pipes in program\n"
@@ -55,6 +58,8 @@ int RunSim(const std::vector<std::string>& args) {
       "0: fixed core order; N > 0: a reproducible permuted interleaving of the cores")(
       "tiling-key", po::value<std::vector<std::string>>()->composing(),
       "NAME=VALUE of a kernel entry's tiling key (repeat per field)")(
+      "datatype", po::value<std::vector<std::string>>()->composing(),
+      "PARAM=DTYPE of a kernel entry's datatype dict (repeat per parameter)")(
       "pipe-sync", po::bool_switch(),
       "check the pipes of each core (the default): SIM-PIPE-* for missing sync_src/sync_dst, mutexes, barriers")(
       "no-pipe-sync", po::bool_switch(), "run one core's pipes in program order, without the pipe model")(
@@ -87,6 +92,11 @@ int RunSim(const std::vector<std::string>& args) {
     boost::json::array key;
     for (const auto& f : vm["tiling-key"].as<std::vector<std::string>>()) key.emplace_back(f);
     request["tiling_key"] = std::move(key);
+  }
+  if (vm.count("datatype")) {
+    boost::json::array dt;
+    for (const auto& f : vm["datatype"].as<std::vector<std::string>>()) dt.emplace_back(f);
+    request["datatype"] = std::move(dt);
   }
   if (vm.count("scalar")) {
     boost::json::array scalars;

@@ -99,13 +99,15 @@ OPDEV_EXPORT int opdev_lint(opdev_context *ctx, const char *request_json, char *
 
 /* sim: {"file": "kernel.py", "entry": "NAME", "in"?: ["x.npy", ...], "scalar"?: [1.5, ...],
  * "out_dir": "DIR", "block_dim"?, "target"?, "vector_cores"?, "cube_cores"?, "work_budget"?,
- * "schedule_seed"?, "pipe_sync"?} or {"hazards": true} -> `opdev sim --json` (writes
+ * "schedule_seed"?, "pipe_sync"?, "tiling_key"?, "datatype"?} or {"hazards": true} -> `opdev sim --json` (writes
  * DIR/<output>.npy).
  * "work_budget": work units (statements, register ops, tile elements / 64) before the run
  * stops with SIM-WORK-BUDGET; 0 or absent: the default from the problem size. Every run ends
  * by itself. "schedule_seed": 0 or absent: the fixed core order; N > 0: a reproducible
  * permuted interleaving of the launch's concurrent cores. "pipe_sync": true or absent: the
- * pipes of each core are checked (SIM-PIPE-*); false: one core's pipes run in program order. */
+ * pipes of each core are checked (SIM-PIPE-*); false: one core's pipes run in program order.
+ * "tiling_key": ["NAME=VALUE", ...] and "datatype": ["PARAM=DTYPE", ...]: the tiling key and
+ * the datatype dict a kernel entry's launch takes (@pl.jit(tiling_key=...), datatype=...). */
 OPDEV_EXPORT int opdev_sim(opdev_context *ctx, const char *request_json, char **result);
 
 /* budget: {"path": "kernel.py or op dir", "svg"?: "file"} -> `opdev budget --json`. */

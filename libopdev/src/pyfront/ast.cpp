@@ -4,6 +4,7 @@
 
 #include "pyfront/literals.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 
@@ -400,6 +401,12 @@ std::optional<double> NumberValue(const Expr& e) {
 std::optional<std::string> StringValue(const Expr& e) {
   if (e.kind == ExprKind::kConstant && e.const_kind == ConstKind::kStr) return e.value;
   return std::nullopt;
+}
+
+bool IsIdentifier(std::string_view s) {
+  auto head = [](char c) { return c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); };
+  if (s.empty() || !head(s[0])) return false;
+  return std::all_of(s.begin() + 1, s.end(), [&](char c) { return head(c) || (c >= '0' && c <= '9'); });
 }
 
 std::optional<bool> BoolValue(const Expr& e) {

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 namespace opdev::sim {
 
@@ -162,7 +163,7 @@ Value Interp::Eval(const XNode& n, Frame& fr) {
           Fail(hazard::kUnsupported, n.line, "name '" + n.name.substr(colon + 1) + "' of the function enclosing " +
                                                  n.name.substr(0, colon) + " has no value here: " + v.s);
         // A tiling-key field outside its launch is not a name at all (Python's NameError).
-        if (v.s.rfind("tiling-key field", 0) == 0)
+        if (v.s.rfind("tiling-key field", 0) == 0 || v.s.rfind("datatype variable", 0) == 0)
           Fail(hazard::kRuntimeError, n.line, "name '" + n.name + "' is not defined: " + v.s);
         Fail(hazard::kUnsupported, n.line, "module name '" + n.name + "' has no value here: " + v.s);
       }
@@ -319,7 +320,7 @@ Value Interp::CallValue(const Value& callee, std::vector<Value>& args, Kwargs& k
       int64_t bd = spec.block_dim.kind == VK::kInt || spec.block_dim.kind == VK::kBool
                        ? spec.block_dim.i
                        : ToInt(spec.block_dim, site.line, "block_dim");
-      Launch(*spec.kernel, bd, args, kw, site.line, &spec.key);
+      Launch(*spec.kernel, bd, args, kw, site.line, &spec.key, &spec.datatype);
       return Value::None();
     }
     case VK::kMethod: return CallMethod(callee, args, kw, site.line);
@@ -1032,15 +1033,22 @@ Value Interp::Subscript(const Value& obj, const Value& idx, int line) {
       const auto& p = idx.Items();
       if (p.size() < 2) Fail(hazard::kRuntimeError, line, "kernel[stream, block_dim] needs two items");
       spec->block_dim = p[1];
-      if (p.size() >= 3) {
-        if (p[2].kind != VK::kDict)
+      // The frontend's launch forms (jit.py, _parse_launch_key): a third item is the tiling key,
+      // or the datatype dict of a kernel that has a datatype schema and no tiling key; a fourth
+      // is the datatype dict after the key.
+      if (p.size() > 4)
+        Fail(hazard::kRuntimeError, line, "kernel[...] takes at most four items: [stream, block_dim, tilingkey, datatype]");
+      const bool dt_third = p.size() == 3 && f->datatype && !f->tiling_key;
+      for (size_t i = 2; i < p.size(); ++i) {
+        const bool is_dt = i == 3 || dt_third;
+        if (p[i].kind != VK::kDict)
           Fail(hazard::kRuntimeError, line,
-               "kernel[stream, block_dim, key]: the tiling key must be a dict (tiling_key.md), not a " +
-                   KindName(p[2].kind));
-        spec->key = p[2];
+               is_dt ? "kernel[stream, block_dim, ..., datatype]: the datatype must be a dict of parameter names to "
+                       "dtypes (offline_binary_compilation.md), not a " + KindName(p[i].kind)
+                     : "kernel[stream, block_dim, key]: the tiling key must be a dict (tiling_key.md), not a " +
+                           KindName(p[i].kind));
+        (is_dt ? spec->datatype : spec->key) = p[i];
       }
-      if (p.size() >= 4)
-        Fail(hazard::kUnsupported, line, "kernel[stream, block_dim, key, datatype]: datatype specialisation is not simulated");
     } else {
       spec->block_dim = idx;
     }
@@ -1160,8 +1168,64 @@ void Interp::BindTilingKey(const FuncIR& kernel, const Value* key, int line, std
   }
 }
 
+void Interp::BindDatatype(const FuncIR& kernel, const Value* datatype, int line,
+                          std::vector<std::pair<std::string, std::optional<Value>>>& bound) {
+  if (host_datatype) return;
+  const bool given = datatype && datatype->kind == VK::kDict;
+  const DatatypeSchema* schema = kernel.datatype.get();
+  if (!schema) {
+    if (given)
+      Fail(hazard::kRuntimeError, line,
+           "kernel '" + kernel.name + "' is launched with a datatype dict but its @pl.jit has no datatype= "
+           "(offline_binary_compilation.md)");
+    return;
+  }
+  if (!schema->problem.empty())
+    Fail(hazard::kRuntimeError, schema->line ? schema->line : line, "@pl.jit(datatype=...) of '" + kernel.name + "': " + schema->problem);
+  if (!given)
+    Fail(hazard::kRuntimeError, line,
+         "kernel '" + kernel.name + "' has compile-time specialization (datatype=): launch it as kernel[stream, "
+         "block_dim, " + (kernel.tiling_key ? "{tiling key}, " : "") +
+             "{param: dtype, ...}] (opdev sim --datatype PARAM=DTYPE for a kernel entry)");
+  const auto& kv = datatype->Items();
+  std::map<std::string, Value> got;
+  for (size_t i = 0; i + 1 < kv.size(); i += 2) {
+    if (kv[i].kind != VK::kStr) Fail(hazard::kRuntimeError, line, "datatype dict keys are parameter names (strings)");
+    got[kv[i].s] = kv[i + 1];
+  }
+  std::set<std::string> expected;
+  for (const auto& [param, var] : schema->params) expected.insert(param);
+  std::set<std::string> actual;
+  for (const auto& entry : got) actual.insert(entry.first);
+  if (actual != expected)
+    Fail(hazard::kRuntimeError, line,
+         absl::StrFormat("datatype keys [%s] do not match schema params [%s] of '%s'", absl::StrJoin(actual, ", "),
+                         absl::StrJoin(expected, ", "), kernel.name));
+  std::map<std::string, DType> var_dtype;
+  for (const auto& [param, var] : schema->params) {
+    const Value& v = got[param];
+    if (v.kind != VK::kDType)
+      Fail(hazard::kRuntimeError, line,
+           "datatype['" + param + "'] must be a pypto_pro DataType (pl.DT_*), got " + KindName(v.kind));
+    auto [it, fresh] = var_dtype.emplace(var, v.dtype());
+    if (!fresh && it->second != v.dtype())
+      Fail(hazard::kRuntimeError, line,
+           absl::StrFormat("datatype params mapped to variable '%s' disagree: %s vs %s", var,
+                           std::string(DTypeName(it->second)), std::string(DTypeName(v.dtype()))));
+  }
+  for (const auto& [var, dt] : var_dtype) {
+    auto g = prog.globals.find(var);
+    std::optional<Value> hidden;
+    if (g != prog.globals.end() &&
+        !(g->second.kind == VK::kUnavailable && g->second.s.rfind("datatype variable", 0) == 0))
+      hidden = g->second;
+    bound.emplace_back(var, std::move(hidden));
+    prog.globals[var] = Value::DTypeV(dt);
+  }
+}
+
 void Interp::Launch(const FuncIR& kernel, int64_t bd, std::vector<Value>& args, Kwargs& kw, int line,
-                    const Value* key) {
+                    const Value* key, const Value* datatype) {
   if (block_dim_override > 0) bd = block_dim_override;
   // Tiling-key fields are names of the kernel for this launch only (tiling_key.md).
   struct Unbind {
@@ -1173,6 +1237,18 @@ void Interp::Launch(const FuncIR& kernel, int64_t bd, std::vector<Value>& args, 
     }
   } unbind{prog, {}};
   BindTilingKey(kernel, key, line, unbind.names);
+  // Datatype variables likewise; a module value of the same name comes back after the launch.
+  struct UnbindDatatype {
+    Program& prog;
+    std::vector<std::pair<std::string, std::optional<Value>>> names;
+    ~UnbindDatatype() {
+      for (auto it = names.rbegin(); it != names.rend(); ++it)
+        prog.globals[it->first] = it->second ? *it->second
+                                             : Value::Unavailable("datatype variable '" + it->first +
+                                                                  "' outside a launch that gives it");
+    }
+  } unbind_dt{prog, {}};
+  BindDatatype(kernel, datatype, line, unbind_dt.names);
   if (bd <= 0) {
     sink.Report(hazard::kBlockDim, line, absl::StrFormat("kernel '%s' launched with block_dim=%d", kernel.name, bd));
     Fail(hazard::kBlockDim, line, "launch with a non-positive block_dim");

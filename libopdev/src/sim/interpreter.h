@@ -19,6 +19,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -90,8 +91,9 @@ class Interp {
   // Runs `kernel` on the cores of block_dim blocks (see PlanCore) as concurrent cores under a
   // CoreScheduler (one runs at a time, switches at sync points; schedule_seed permutes).
   // `key`: the launch's tiling-key dict (tiling_key.md), nullptr or None when it gives none.
+  // `datatype`: the launch's datatype dict (@pl.jit(datatype=...)), nullptr or None when none.
   void Launch(const FuncIR& kernel, int64_t block_dim, std::vector<Value>& args, Kwargs& kw, int line,
-              const Value* key = nullptr);
+              const Value* key = nullptr, const Value* datatype = nullptr);
 
   Value Eval(const XNode& n, Frame& fr);
   Flow Exec(const std::vector<SNode>& body, Frame& fr, Value* ret);
@@ -143,6 +145,9 @@ class Interp {
   // @pl.jit already checked the key against it, is_valid() included); it replaces the schema
   // lowering read from the source (which cannot follow a schema passed into a kernel factory).
   std::shared_ptr<const TilingKeySchema> host_tiling_key;
+  // A launch from CPython: the host already bound the kernel's datatype variables as module
+  // values (the frontend checked its dict), so the launch binds none of its own.
+  bool host_datatype = false;
   RunLimits limits;
 
   // Work done so far in budget units (see RunLimits::work_budget).
@@ -192,10 +197,13 @@ class Interp {
   void Assign(const XNode& target, const Value& v, Frame& fr);
   Value CallMethod(const Value& m, std::vector<Value>& args, Kwargs& kw, int line);
   Value& Global(const XNode& n);
-  void FinishCore(bool completed);
+  void FinishCore(bool completed);  // end-of-core checks (Cube checks only when it completed)
   // Checks a launch's tiling key against the kernel's schema and binds each field's value as a
   // module-level name (their names in `bound`).
-  void BindTilingKey(const FuncIR& kernel, const Value* key, int line, std::vector<std::string>& bound);  // end-of-core checks (Cube checks only when it completed)
+  void BindTilingKey(const FuncIR& kernel, const Value* key, int line, std::vector<std::string>& bound);
+  // The datatype variables of a launch (`bound`: each name and the module value it hides).
+  void BindDatatype(const FuncIR& kernel, const Value* datatype, int line,
+                    std::vector<std::pair<std::string, std::optional<Value>>>& bound);
 
   std::vector<std::unique_ptr<CoreMemory>> spare_mem_[2];  // reused between launches, by CoreKind
   // Argument vectors of EvalCall, one per nesting depth, reused from call to call.

@@ -231,6 +231,7 @@ absl::StatusOr<LaunchResult> Launch(const LaunchRequest& req, std::vector<std::s
       for (const auto& [name, values] : req.tiling_key_schema->fields) schema->fields.push_back({name, values});
       in.host_tiling_key = std::move(schema);
     }
+    in.host_datatype = true;  // the host passes the datatype variables among the globals
     int64_t input_elements = 0;
     for (const auto& g : gm) input_elements += g->numel();
     in.limits = RunLimits::For(req.work_budget, req.memory_limit_bytes, input_elements);

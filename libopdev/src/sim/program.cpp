@@ -792,6 +792,53 @@ std::shared_ptr<const TilingKeySchema> TilingKeyOf(const py::Stmt& def, const py
   return nullptr;
 }
 
+// The datatype schema a @pl.jit decorator gives (`datatype={"param": "name", ...}`), checked as
+// the frontend's jit.py checks it when the decorator runs: a non-empty dict of string keys
+// naming parameters of the kernel and identifier values naming neither a parameter nor a
+// tiling-key field. A dict the simulator cannot read or the frontend refuses keeps the reason
+// in `problem` (the launch reports it).
+std::shared_ptr<const DatatypeSchema> DatatypeOf(const py::Stmt& def, const TilingKeySchema* tiling_key) {
+  for (const auto& d : def.decorator_list) {
+    if (d->kind != py::ExprKind::kCall) continue;
+    const py::Expr* dt = py::FindKeyword(*d, "datatype");
+    if (!dt || (dt->kind == py::ExprKind::kConstant && !py::StringValue(*dt) && !py::NumberValue(*dt))) continue;
+    auto schema = std::make_shared<DatatypeSchema>();
+    schema->line = dt->span.line;
+    if (dt->kind != py::ExprKind::kDict) {
+      schema->problem = "datatype= is not a literal dict of parameter names to dtype variable names";
+      return schema;
+    }
+    if (dt->keys.empty()) schema->problem = "datatype must be a non-empty dict mapping param name to dtype variable name";
+    std::set<std::string> params;
+    const py::Arguments& a = *def.args;
+    for (const auto* group : {&a.posonlyargs, &a.args, &a.kwonlyargs})
+      for (const auto& arg : *group) params.insert(arg.arg);
+    for (size_t i = 0; i < dt->keys.size() && schema->problem.empty(); ++i) {
+      std::optional<std::string> param = dt->keys[i] ? py::StringValue(*dt->keys[i]) : std::nullopt;
+      std::optional<std::string> var = py::StringValue(*dt->elts[i]);
+      if (!param || !var) {
+        schema->problem = "datatype= entries must be literal strings (parameter name: dtype variable name)";
+      } else if (param->empty()) {
+        schema->problem = "datatype param names must be non-empty strings";
+      } else if (!py::IsIdentifier(*var)) {
+        schema->problem = "datatype variable for param '" + *param + "' must be a valid Python identifier, got '" +
+                          *var + "'";
+      } else if (!params.count(*param)) {
+        schema->problem = "datatype param '" + *param + "' is not a parameter of kernel '" + def.name + "'";
+      } else if (params.count(*var)) {
+        schema->problem = "datatype variable name '" + *var + "' conflicts with a kernel parameter";
+      } else if (tiling_key && std::any_of(tiling_key->fields.begin(), tiling_key->fields.end(),
+                                           [&](const auto& f) { return f.name == *var; })) {
+        schema->problem = "datatype variable name '" + *var + "' conflicts with a tiling_key field";
+      } else {
+        schema->params.emplace_back(*param, *var);
+      }
+    }
+    return schema;
+  }
+  return nullptr;
+}
+
 std::unique_ptr<Program> LowerProgram(py::Module module, const std::string& file, HazardSink& sink) {
   auto prog = std::make_unique<Program>();
   prog->file = file;
@@ -808,7 +855,10 @@ std::unique_ptr<Program> LowerProgram(py::Module module, const std::string& file
     f->def = s.get();
     f->kind = KindOf(*s, &f->auto_mutex);
     PipelineOf(*s, f.get());
-    if (f->kind == FuncKind::kJit) f->tiling_key = TilingKeyOf(*s, prog->module);
+    if (f->kind == FuncKind::kJit) {
+      f->tiling_key = TilingKeyOf(*s, prog->module);
+      f->datatype = DatatypeOf(*s, f->tiling_key.get());
+    }
     if (f->kind == FuncKind::kSimt) f->simt_max_threads_src = SimtMaxThreads(*s);
     auto v = std::make_shared<const FuncIR*>(f.get());
     prog->globals[s->name] = Value::Obj(VK::kFunc, v);

@@ -76,6 +76,16 @@ struct TilingKeySchema {
   std::string problem;  // non-empty: why the schema cannot be used (reported at launch)
 };
 
+// `@pl.jit(datatype={"x": "data_dtype", ...})` (offline_binary_compilation.md, kernel_function.md):
+// each named kernel parameter's dtype becomes the named constant of a launch, which gives the
+// dtypes as `kernel[stream, block_dim, {"x": pl.DT_FP16, ...}]` (after the tiling key when the
+// kernel has one). Parameters mapped to one name must be launched with one dtype.
+struct DatatypeSchema {
+  int line = 0;
+  std::vector<std::pair<std::string, std::string>> params;  // parameter -> constant name, in order
+  std::string problem;  // non-empty: why the decorator's dict is refused (reported at launch)
+};
+
 struct ParamInfo {
   std::string name;
   const py::Expr* annotation = nullptr;
@@ -104,6 +114,7 @@ struct FuncIR {
   const py::Expr* simt_max_threads_src = nullptr;
   std::unique_ptr<XNode> simt_max_threads;
   std::shared_ptr<const TilingKeySchema> tiling_key;  // @pl.jit(tiling_key=...), else null
+  std::shared_ptr<const DatatypeSchema> datatype;     // @pl.jit(datatype=...), else null
   // The execution domains of a @pl.jit kernel: from the `with pl.section_*()` blocks of its
   // body (helpers it calls are not searched); no section at all is a Vector-only kernel.
   LaunchKind launch = LaunchKind::kVectorOnly;

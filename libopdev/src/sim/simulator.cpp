@@ -161,11 +161,24 @@ absl::StatusOr<SimResult> RunSource(std::string_view source, const std::string& 
         key = Value::TupleV(std::move(kv));
         key.kind = VK::kDict;
       }
-      in.Launch(entry, bd, args, kw, entry.line, &key);
+      Value datatype;
+      if (!options.datatype.empty()) {
+        std::vector<Value> kv;
+        for (const auto& [param, dt] : options.datatype) {
+          kv.push_back(Value::Str(param));
+          kv.push_back(Value::DTypeV(dt));
+        }
+        datatype = Value::TupleV(std::move(kv));
+        datatype.kind = VK::kDict;
+      }
+      in.Launch(entry, bd, args, kw, entry.line, &key, &datatype);
     } else {
       if (!options.tiling_key.empty())
         return absl::InvalidArgumentError(absl::StrCat(filename, ": a tiling key is given for the kernel entry only; the "
                                                        "wrapper's launch names its own"));
+      if (!options.datatype.empty())
+        return absl::InvalidArgumentError(absl::StrCat(filename, ": a datatype dict is given for the kernel entry only; "
+                                                       "the wrapper's launch names its own"));
       in.in_wrapper = true;
       in.block_dim_override = options.block_dim;
       ret = in.CallFunction(entry, args, kw, entry.line);

@@ -145,7 +145,8 @@ struct BoundMethod {
 struct LaunchSpec {
   const FuncIR* kernel = nullptr;
   Value block_dim;
-  Value key;  // kernel[stream, block_dim, {tiling key}]: the dict, else None
+  Value key;       // kernel[stream, block_dim, {tiling key}]: the dict, else None
+  Value datatype;  // kernel[stream, block_dim, (key,) {datatype}]: the dict, else None
 };
 
 std::string KindName(VK k);

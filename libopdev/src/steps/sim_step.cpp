@@ -6,12 +6,14 @@
 // "cube_cores"?: int, "work_budget"?: int (work units; 0 or absent: the default from the problem size),
 // "schedule_seed"?: int (0 or absent: the fixed core order; > 0 permutes the interleaving),
 // "pipe_sync"?: bool (the intra-core pipe model, SIM-PIPE-*; default true),
-// "tiling_key"?: ["NAME=VALUE", ...] (a kernel entry's tiling key, tiling_key.md)} or
+// "tiling_key"?: ["NAME=VALUE", ...] (a kernel entry's tiling key, tiling_key.md),
+// "datatype"?: ["PARAM=DTYPE", ...] (a kernel entry's datatype dict, @pl.jit(datatype=...))} or
 // {"hazards": true}. Status 0 ran clean, 1 hazards (errors) or the run stopped, 2 unusable
 // input. Outputs never overwrite an input file.
 #include "opdev/precision/tensor_file.h"
 #include "opdev/sim/hazards.h"
 #include "opdev/sim/simulator.h"
+#include "opdev/support/dtype.h"
 #include "opdev/steps/step.h"
 #include "steps/step_util.h"
 
@@ -69,6 +71,7 @@ StepResult RunSimStep(const StepContext& ctx, const boost::json::object& request
   const std::optional<int64_t> schedule_seed = rr.Int("schedule_seed");
   const bool pipe_sync = rr.Bool("pipe_sync", true);
   const std::vector<std::string> tiling_key = rr.Strings("tiling_key");
+  const std::vector<std::string> datatype = rr.Strings("datatype");
   std::string target_error;
   const std::optional<Target> target = TargetOf(ctx, rr, &target_error);
   if (!rr.Ok()) return StepResult::Error(rr.error);
@@ -122,6 +125,13 @@ StepResult RunSimStep(const StepContext& ctx, const boost::json::object& request
     }
     if (!ok) return StepResult::Error("--tiling-key takes NAME=INTEGER, got '" + f + "'");
     so.tiling_key.emplace_back(f.substr(0, eq), v);
+  }
+  for (const auto& f : datatype) {
+    const size_t eq = f.find('=');
+    const std::optional<DType> dt =
+        eq != std::string::npos && eq > 0 ? ParseDType(std::string_view(f).substr(eq + 1)) : std::nullopt;
+    if (!dt) return StepResult::Error("--datatype takes PARAM=DTYPE (e.g. x=DT_FP16), got '" + f + "'");
+    so.datatype.emplace_back(f.substr(0, eq), *dt);
   }
   auto run = sim::RunKernelFile(file, inputs, so);
   if (!run.ok()) return StepResult::Error(std::string(run.status().message()));

@@ -306,6 +306,8 @@ std::optional<std::int64_t> IntValue(const Expr& e);   // ints only; nullopt if 
 std::optional<double> NumberValue(const Expr& e);      // int or float
 std::optional<std::string> StringValue(const Expr& e);  // str only (not bytes, not f-strings)
 std::optional<bool> BoolValue(const Expr& e);          // True / False
+// An ASCII Python identifier (`str.isidentifier()` over [A-Za-z0-9_]; keywords included).
+bool IsIdentifier(std::string_view s);
 
 // Keyword argument `name` of a Call, or null.
 const Expr* FindKeyword(const Expr& call, std::string_view name);

@@ -28,6 +28,7 @@
 
 #include "opdev/precision/tensor.h"
 #include "opdev/support/diagnostic.h"
+#include "opdev/support/dtype.h"
 #include "opdev/support/target.h"
 
 #include "absl/status/statusor.h"
@@ -62,6 +63,9 @@ struct SimOptions {
   // Kernel entry with @pl.jit(tiling_key=...): the key of the launch, field name -> value, as
   // the host's kernel[stream, block_dim, {...}] would give it (tiling_key.md).
   std::vector<std::pair<std::string, int64_t>> tiling_key;
+  // Kernel entry with @pl.jit(datatype={...}): the datatype dict of the launch, parameter name
+  // -> dtype, as the host's kernel[stream, block_dim, (key,) {...}] would give it.
+  std::vector<std::pair<std::string, DType>> datatype;
   // Work budget in work units (one per interpreted statement and per register operation, one
   // per 64 elements a tile operation or DMA processes). 0 = the default, derived from the
   // problem size: DefaultWorkBudget(total input elements). A run that exceeds it stops with
