@@ -11,6 +11,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <iterator>
 #include <functional>
 #include <string>
 #include <vector>
@@ -167,6 +168,51 @@ TEST_CASE("tile row loops equal the per-element path (binary, scalar, unary, exp
           }
         }
       }
+    }
+  }
+}
+
+TEST_CASE("row max and min keep the sign of the first zero and skip NaNs, as the column-order scan does") {
+  // Rows of 600 fp32 values (past a 16-lane block and a 512-element pass): negatives (max) or
+  // positives (min) with +0 and -0 at chosen columns, NaNs and infinities; the extreme is a
+  // zero, whose sign only the column order decides.
+  const int64_t cols = 600;
+  struct Row {
+    int64_t first_zero, second_zero;
+    uint32_t first_bits;  // the zero at first_zero; the other zero has the other sign
+  };
+  const Row rows[] = {{3, 590, 0x80000000u}, {15, 16, 0x00000000u}, {15, 16, 0x80000000u}, {597, 20, 0x80000000u},
+                      {33, 594, 0x00000000u}};
+  for (tileop::Red op : {tileop::Red::kMax, tileop::Red::kMin}) {
+    const bool is_max = op == tileop::Red::kMax;
+    CoreMemory mem(Target::kA5);
+    SpaceBuffer& buf = mem.Get(MemSpace::kVec);
+    const int64_t n = static_cast<int64_t>(std::size(rows));
+    Tile nd = Make(n, cols, DType::kFloat32, 0, Layout::kND), dn = Make(n, cols, DType::kFloat32, kStride * 2, Layout::kDN);
+    for (int64_t r = 0; r < n; ++r)
+      for (int64_t c = 0; c < cols; ++c) {
+        float v = static_cast<float>(1 + (c * 7 + r) % 13) * (is_max ? -1.0f : 1.0f);
+        uint32_t bits = FloatToBits(v);
+        if (c % 29 == 5) bits = 0x7FC00001u;                     // NaN: skipped
+        if (c % 31 == 7) bits = is_max ? 0xFF800000u : 0x7F800000u;  // -Inf (max) / +Inf (min)
+        if (c == rows[r].first_zero) bits = rows[r].first_bits;
+        if (c == rows[r].second_zero) bits = rows[r].first_bits ^ 0x80000000u;
+        for (const Tile* t : {&nd, &dn}) {
+          const uint64_t off = t->addr + t->ElementOffset(r, c);
+          std::memcpy(buf.bytes.data() + off, &bits, 4);
+          buf.MarkWritten(off, 4);
+        }
+      }
+    Tile rn = Make(n, 1, DType::kFloat32, 4 * kStride, Layout::kDN), rd = Make(n, 1, DType::kFloat32, 5 * kStride, Layout::kDN);
+    CHECK(tileop::Reduce(mem, op, rn, nd, 0).empty());
+    CHECK(tileop::Reduce(mem, op, rd, dn, 0).empty());
+    CHECK(Mismatches(mem, rn, rd) == 0);
+    for (int64_t r = 0; r < n; ++r) {
+      INFO("row " << r << (is_max ? " max" : " min"));
+      uint32_t got = 0;
+      std::memcpy(&got, buf.bytes.data() + rn.addr + rn.ElementOffset(r, 0), 4);
+      const bool first_wins = rows[r].first_zero < rows[r].second_zero;
+      CHECK(got == (first_wins ? rows[r].first_bits : rows[r].first_bits ^ 0x80000000u));
     }
   }
 }

@@ -102,12 +102,24 @@ bool ElementOutsideRow(const View& out, int64_t r, int64_t cols, const View& in,
 }
 
 // The fp32 binary operation of ApplyBin over n lanes.
+// f over n lanes of row buffers that never alias (each row pass has its own arrays): blocks of
+// a constant 16 lanes, which the compiler vectorises at any optimisation level, then the tail.
+// Every lane gets the same IEEE result either way (no contraction across lanes or operations).
+template <typename F>
+void Lanes(const float* __restrict x, const float* __restrict y, float* __restrict z, int64_t n, F f) {
+  constexpr int64_t kBlock = 16;
+  int64_t i = 0;
+  for (; i + kBlock <= n; i += kBlock)
+    for (int64_t j = 0; j < kBlock; ++j) z[i + j] = f(x[i + j], y[i + j]);
+  for (; i < n; ++i) z[i] = f(x[i], y[i]);
+}
+
 void RowBin(Bin op, const float* x, const float* y, float* z, int64_t n) {
   switch (op) {
-    case Bin::kAdd: for (int64_t i = 0; i < n; ++i) z[i] = x[i] + y[i]; break;
-    case Bin::kSub: for (int64_t i = 0; i < n; ++i) z[i] = x[i] - y[i]; break;
-    case Bin::kMul: for (int64_t i = 0; i < n; ++i) z[i] = x[i] * y[i]; break;
-    case Bin::kDiv: for (int64_t i = 0; i < n; ++i) z[i] = x[i] / y[i]; break;
+    case Bin::kAdd: Lanes(x, y, z, n, [](float a, float b) { return a + b; }); break;
+    case Bin::kSub: Lanes(x, y, z, n, [](float a, float b) { return a - b; }); break;
+    case Bin::kMul: Lanes(x, y, z, n, [](float a, float b) { return a * b; }); break;
+    case Bin::kDiv: Lanes(x, y, z, n, [](float a, float b) { return a / b; }); break;
     case Bin::kMax: for (int64_t i = 0; i < n; ++i) z[i] = MaxF(x[i], y[i]); break;
     case Bin::kMin: for (int64_t i = 0; i < n; ++i) z[i] = MinF(x[i], y[i]); break;
   }
@@ -499,6 +511,47 @@ std::vector<Issue> Expands(CoreMemory& mem, Tile& out, double s) {
   return {};
 }
 
+namespace {
+
+// A row reduction's running value `a0` taken on over n fp32 values in column order, one fp32
+// operation per element: what acc() in Reduce computes for a floating source (a double sum of
+// two floats rounded to float is their float sum; a max or min of floats is one of them), as
+// one float dependency chain instead of a double round trip per element.
+//
+// std::max(a, x) = (a < x ? x : a) skips a NaN x and keeps the earlier of equal values; equal
+// floats are the same bits except +0 and -0, so the maximum (minimum) taken in any order is
+// the column-order one unless it is a zero. It is taken in 16 independent lanes first (a
+// vectorisable loop) and, for a zero, again in column order for the first zero's sign.
+template <bool kIsMax>
+float ExtremeRow(float a0, const float* x, int64_t n) {
+  auto step = [](float a, float v) { return kIsMax ? (a < v ? v : a) : (v < a ? v : a); };
+  constexpr int64_t kLanes = 16;
+  float lane[kLanes];
+  std::fill_n(lane, kLanes, a0);
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes)
+    for (int64_t j = 0; j < kLanes; ++j) lane[j] = step(lane[j], x[i + j]);
+  float a = a0;
+  for (int64_t j = 0; j < kLanes; ++j) a = step(a, lane[j]);
+  for (; i < n; ++i) a = step(a, x[i]);
+  if (a != 0.0f) return a;
+  a = a0;
+  for (i = 0; i < n; ++i) a = step(a, x[i]);
+  return a;
+}
+
+double AccumulateRow(Red op, double a0, const float* x, int64_t n) {
+  float a = static_cast<float>(a0);
+  switch (op) {
+    case Red::kSum: for (int64_t i = 0; i < n; ++i) a = a + x[i]; break;
+    case Red::kMax: a = ExtremeRow<true>(a, x, n); break;
+    default: a = ExtremeRow<false>(a, x, n); break;
+  }
+  return a;
+}
+
+}  // namespace
+
 std::vector<Issue> Reduce(CoreMemory& mem, Red op, Tile& out, const Tile& src, int dim) {
   std::vector<Issue> issues;
   View vo = V(mem, out), vs = V(mem, src);
@@ -523,8 +576,8 @@ std::vector<Issue> Reduce(CoreMemory& mem, Red op, Tile& out, const Tile& src, i
       bool u = false;
       for (int64_t c0 = 0; c0 < src.valid_cols; c0 += kRowChunk) {
         const int64_t n = std::min(kRowChunk, src.valid_cols - c0);
-        if (LoadRow(vs, r, c0, n, xr)) {
-          for (int64_t i = 0; i < n; ++i) a = acc(a, xr[i]);
+        if (LoadRow(vs, r, c0, n, xr)) {  // a floating source: acc() rounds to fp32
+          a = AccumulateRow(op, a, xr, n);
           continue;
         }
         for (int64_t c = c0; c < c0 + n; ++c) a = acc(a, vs.Get(r, c, &u));
