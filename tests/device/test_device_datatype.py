@@ -16,6 +16,19 @@ class TwiceKey:
     Twice = TilingKeyField(bits=1, values=[0, 1])
 
 
+# Plain helpers: the frontend inlines them at the call site.
+def _load_synced(t, x):
+    pl.load(t, x, [0, 0])
+    pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
+    pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
+
+
+def _store_synced(out, t):
+    pl.system.sync_src(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
+    pl.system.sync_dst(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
+    pl.store(out, t, [0, 0])
+
+
 @pl.jit(datatype={"x_ptr": "io_dtype", "out_ptr": "io_dtype"})
 def double_kernel(x_ptr: pl.Ptr[pl.DT_UINT8], out_ptr: pl.Ptr[pl.DT_UINT8]):
     x = pl.make_tensor(x_ptr, [16, 64], dtype=io_dtype)
@@ -23,30 +36,20 @@ def double_kernel(x_ptr: pl.Ptr[pl.DT_UINT8], out_ptr: pl.Ptr[pl.DT_UINT8]):
     with pl.section_vector():
         t = pl.make_tile(pl.TileType(shape=[16, 64], dtype=io_dtype, target_memory=pl.MemorySpace.Vec),
                          addr=0x0, size=4096)
-        pl.load(t, x, [0, 0])
-        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
-        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
+        _load_synced(t, x)
         pl.add(t, t, t)
-        pl.system.sync_src(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
-        pl.system.sync_dst(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
-        pl.store(out, t, [0, 0])
+        _store_synced(out, t)
 
 
 @pl.jit(tiling_key=TwiceKey, datatype={"x_ptr": "io_dtype", "out_ptr": "io_dtype"})
 def keyed_kernel(x_ptr: pl.Ptr[pl.DT_UINT8], out_ptr: pl.Ptr[pl.DT_UINT8]):
-    x = pl.make_tensor(x_ptr, [16, 64], dtype=io_dtype)
-    out = pl.make_tensor(out_ptr, [16, 64], dtype=io_dtype)
     with pl.section_vector():
         t = pl.make_tile(pl.TileType(shape=[16, 64], dtype=io_dtype, target_memory=pl.MemorySpace.Vec),
                          addr=0x0, size=4096)
-        pl.load(t, x, [0, 0])
-        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
-        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
+        _load_synced(t, pl.make_tensor(x_ptr, [16, 64], dtype=io_dtype))
         if Twice == 1:
             pl.add(t, t, t)
-        pl.system.sync_src(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
-        pl.system.sync_dst(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=0)
-        pl.store(out, t, [0, 0])
+        _store_synced(pl.make_tensor(out_ptr, [16, 64], dtype=io_dtype), t)
 
 
 CASES = [(torch.float16, pl.DT_FP16), (torch.float32, pl.DT_FP32)]
