@@ -5,6 +5,7 @@
 #include "opdev/contract/kb_selection.h"
 #include "opdev/contract/module_interfaces.h"
 #include "opdev/plan/naming.h"
+#include "opdev/pyfront/ast.h"
 
 #include <boost/json.hpp>
 
@@ -102,11 +103,6 @@ std::vector<std::string> ExistingStageGoldens(const std::string& op_dir, const s
   return out;
 }
 
-bool IsIdentifier(const std::string& s) {
-  static const std::regex re("[A-Za-z_][A-Za-z0-9_]*");
-  return std::regex_match(s, re);
-}
-
 }  // namespace
 
 boost::json::object RoundPlan::ToJson() const {
@@ -180,7 +176,7 @@ absl::StatusOr<RoundPlan> PlanRound(const std::string& op_dir, const Dispatch& d
             "module_interfaces.yaml has no `op`: the operator name decides every file name");
     return absl::FailedPreconditionError("module_interfaces.yaml has no op");
   }
-  if (!IsIdentifier(plan.op)) {
+  if (!py::IsIdentifier(plan.op)) {
     d.Error(code::kPlanOpName, category::kDesignViolation, mi_path, mi->FieldLine("op"),
             "op name '" + plan.op + "' is not a Python identifier; it cannot name test_<op>.py "
             "and <op>_wrapper")

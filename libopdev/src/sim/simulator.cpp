@@ -44,6 +44,20 @@ bool AnyUnwritten(const std::vector<int32_t>& w) {
   return false;
 }
 
+// The dict of a launch's bracket, {name: value(v), ...} in order; None when `entries` is empty.
+template <typename T, typename MakeValue>
+Value BracketDict(const std::vector<std::pair<std::string, T>>& entries, MakeValue value) {
+  if (entries.empty()) return Value::None();
+  std::vector<Value> kv;
+  for (const auto& [name, v] : entries) {
+    kv.push_back(Value::Str(name));
+    kv.push_back(value(v));
+  }
+  Value d = Value::TupleV(std::move(kv));
+  d.kind = VK::kDict;
+  return d;
+}
+
 void CheckCoverage(Interp& in, HazardSink& sink, const GmTensor& t, int line) {
   if (!AnyUnwritten(t.writer)) return;
   int64_t unwritten = 0, first = -1;
@@ -166,26 +180,8 @@ absl::StatusOr<SimResult> RunSource(std::string_view source, const std::string& 
     Kwargs kw;
     if (entry.kind == FuncKind::kJit) {
       int64_t bd = options.block_dim > 0 ? options.block_dim : 1;
-      Value key;
-      if (!options.tiling_key.empty()) {
-        std::vector<Value> kv;
-        for (const auto& [n, v] : options.tiling_key) {
-          kv.push_back(Value::Str(n));
-          kv.push_back(Value::Int(v));
-        }
-        key = Value::TupleV(std::move(kv));
-        key.kind = VK::kDict;
-      }
-      Value datatype;
-      if (!options.datatype.empty()) {
-        std::vector<Value> kv;
-        for (const auto& [param, dt] : options.datatype) {
-          kv.push_back(Value::Str(param));
-          kv.push_back(Value::DTypeV(dt));
-        }
-        datatype = Value::TupleV(std::move(kv));
-        datatype.kind = VK::kDict;
-      }
+      const Value key = BracketDict(options.tiling_key, Value::Int);
+      const Value datatype = BracketDict(options.datatype, Value::DTypeV);
       in.Launch(entry, bd, args, kw, entry.line, &key, &datatype);
     } else {
       if (!options.tiling_key.empty())

@@ -101,7 +101,6 @@ bool ElementOutsideRow(const View& out, int64_t r, int64_t cols, const View& in,
   return e + static_cast<int64_t>(in.t->elem_size()) <= o || o + ol <= e;
 }
 
-// The fp32 binary operation of ApplyBin over n lanes.
 // f over n lanes of row buffers that never alias (each row pass has its own arrays): blocks of
 // a constant 16 lanes, which the compiler vectorises at any optimisation level, then the tail.
 // Every lane gets the same IEEE result either way (no contraction across lanes or operations).
@@ -114,6 +113,7 @@ void Lanes(const float* __restrict x, const float* __restrict y, float* __restri
   for (; i < n; ++i) z[i] = f(x[i], y[i]);
 }
 
+// The fp32 binary operation of ApplyBin over n lanes.
 void RowBin(Bin op, const float* x, const float* y, float* z, int64_t n) {
   switch (op) {
     case Bin::kAdd: Lanes(x, y, z, n, [](float a, float b) { return a + b; }); break;
