@@ -17,10 +17,12 @@ namespace {
 
 class OwnedStorage final : public TensorStorage {
  public:
-  explicit OwnedStorage(size_t n)
+  // Zero-filled, or a copy of the n bytes at `init` when it is given.
+  explicit OwnedStorage(size_t n, const void* init = nullptr)
       : size_(n),
         data_(static_cast<std::byte*>(::operator new(n == 0 ? 64 : n, std::align_val_t{64}))) {
-    std::memset(data_, 0, n == 0 ? 64 : n);
+    if (init != nullptr && n != 0) std::memcpy(data_, init, n);
+    else std::memset(data_, 0, n == 0 ? 64 : n);
   }
   ~OwnedStorage() override { ::operator delete(data_, std::align_val_t{64}); }
   OwnedStorage(const OwnedStorage&) = delete;
@@ -100,40 +102,51 @@ std::string ShapeToString(const Shape& shape) {
 
 Tensor::Tensor() : dtype_(DType::kFloat32), shape_{0}, numel_(0), data_(kEmptyBlock) {}
 
-absl::StatusOr<Tensor> Tensor::Zeros(DType dtype, Shape shape) {
-  int64_t n = ShapeNumel(shape);
+namespace {
+// The byte size of an owning tensor of `shape`, or why the shape cannot have one.
+absl::StatusOr<size_t> OwnedBytes(DType dtype, const Shape& shape) {
+  const int64_t n = ShapeNumel(shape);
   if (n < 0)
     return absl::InvalidArgumentError(
         Cat("invalid shape ", ShapeToString(shape), ": negative or overflowing"));
-  size_t item = DTypeSize(dtype);
+  const size_t item = DTypeSize(dtype);
   if (static_cast<uint64_t>(n) > std::numeric_limits<size_t>::max() / 2 / item)
     return absl::InvalidArgumentError(
         Cat("shape ", ShapeToString(shape), " is too large"));
+  return static_cast<size_t>(n) * item;
+}
+}  // namespace
+
+absl::StatusOr<Tensor> Tensor::Zeros(DType dtype, Shape shape) {
+  return Owning(dtype, std::move(shape), nullptr);
+}
+
+absl::StatusOr<Tensor> Tensor::Owning(DType dtype, Shape shape, const void* init) {
+  auto bytes = OwnedBytes(dtype, shape);
+  if (!bytes.ok()) return bytes.status();
   Tensor t;
   t.dtype_ = dtype;
+  t.numel_ = ShapeNumel(shape);
   t.shape_ = std::move(shape);
-  t.numel_ = n;
   try {
-    auto storage = AllocateStorage(static_cast<size_t>(n) * item);
+    auto storage = std::make_shared<OwnedStorage>(*bytes, init);
     t.data_ = storage->bytes();
     t.storage_ = std::move(storage);
   } catch (const std::bad_alloc&) {
-    return absl::ResourceExhaustedError(
-        Cat("cannot allocate ", static_cast<size_t>(n) * item, " bytes"));
+    return absl::ResourceExhaustedError(Cat("cannot allocate ", *bytes, " bytes"));
   }
   return t;
 }
 
 absl::StatusOr<Tensor> Tensor::FromBytes(DType dtype, Shape shape, const void* bytes,
                                          size_t nbytes) {
-  auto t = Zeros(dtype, std::move(shape));
-  if (!t.ok()) return t.status();
-  if (t->nbytes() != nbytes)
+  auto want = OwnedBytes(dtype, shape);
+  if (!want.ok()) return want.status();
+  if (*want != nbytes)
     return absl::InvalidArgumentError(Cat(
         "byte count ", nbytes, " does not match ", DTypeName(dtype), " shape ",
-        ShapeToString(t->shape()), " (", t->nbytes(), " bytes)"));
-  if (nbytes) std::memcpy(t->mutable_data(), bytes, nbytes);
-  return t;
+        ShapeToString(shape), " (", *want, " bytes)"));
+  return Owning(dtype, std::move(shape), bytes);
 }
 
 absl::StatusOr<Tensor> Tensor::FromDoubles(DType dtype, Shape shape,

@@ -134,9 +134,8 @@ Value NewTensor(Interp& in, DType dtype, std::vector<int64_t> shape) {
   for (int64_t d : shape)
     if (__builtin_mul_overflow(bytes, d, &bytes)) { bytes = -1; break; }
   in.AllocateGm(bytes, in.current_line);
-  auto t = GmTensor::Make(absl::StrCat("out", in.tensors.size()), dtype, std::move(shape));
   // torch.empty leaves memory uninitialised: fill with a NaN/garbage pattern.
-  std::fill(t->data.begin(), t->data.end(), kPoisonByte);
+  auto t = GmTensor::Make(absl::StrCat("out", in.tensors.size()), dtype, std::move(shape), kPoisonByte);
   if (!in.assign_name.empty()) t->name = std::string(in.assign_name);
   in.tensors.push_back(t);
   return Value::Obj(VK::kTensor, t);

@@ -180,9 +180,7 @@ absl::StatusOr<LaunchResult> Launch(const LaunchRequest& req, std::vector<std::s
     RestoreModuleState(prog, cp.initial_globals);
     std::vector<std::shared_ptr<GmTensor>> gm;
     for (const auto& t : req.tensors) {
-      auto g = GmTensor::Make(t.name, t.dtype, t.shape);
-      if (!g->data.empty()) std::memcpy(g->data.data(), t.data, g->data.size());
-      gm.push_back(g);
+      gm.push_back(GmTensor::MakeCopy(t.name, t.dtype, t.shape, t.data));
     }
     if (gm_out) *gm_out = gm;
     Converter conv(gm, prog);

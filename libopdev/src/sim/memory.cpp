@@ -109,15 +109,30 @@ void CoreMemory::Reset() {
   }
 }
 
-std::shared_ptr<GmTensor> GmTensor::Make(std::string name, DType dtype,
-                                         std::vector<int64_t> shape) {
+namespace {
+// A tensor of `shape` with its writer array; the caller sets the data bytes.
+std::shared_ptr<GmTensor> Unfilled(std::string name, DType dtype, std::vector<int64_t> shape) {
   auto t = std::make_shared<GmTensor>();
   t->name = std::move(name);
   t->dtype = dtype;
   t->shape = std::move(shape);
-  int64_t n = t->numel();
-  t->data.assign(static_cast<size_t>(n) * DTypeSize(dtype), 0);
-  t->writer.assign(static_cast<size_t>(n), -1);
+  t->writer.assign(static_cast<size_t>(t->numel()), -1);
+  return t;
+}
+}  // namespace
+
+std::shared_ptr<GmTensor> GmTensor::Make(std::string name, DType dtype, std::vector<int64_t> shape,
+                                         uint8_t fill) {
+  auto t = Unfilled(std::move(name), dtype, std::move(shape));
+  t->data.assign(t->writer.size() * DTypeSize(dtype), fill);
+  return t;
+}
+
+std::shared_ptr<GmTensor> GmTensor::MakeCopy(std::string name, DType dtype, std::vector<int64_t> shape,
+                                             const void* bytes) {
+  auto t = Unfilled(std::move(name), dtype, std::move(shape));
+  const auto* p = static_cast<const uint8_t*>(bytes);
+  t->data.assign(p, p + t->writer.size() * DTypeSize(dtype));
   return t;
 }
 

@@ -20,9 +20,7 @@ namespace opdev::sim {
 namespace {
 
 std::shared_ptr<GmTensor> ToGm(const precision::Tensor& t, const std::string& name) {
-  auto g = GmTensor::Make(name, t.dtype(), t.shape());
-  std::memcpy(g->data.data(), t.data(), t.nbytes());
-  return g;
+  return GmTensor::MakeCopy(name, t.dtype(), t.shape(), t.data());
 }
 
 absl::StatusOr<precision::Tensor> FromGm(const GmTensor& g) {

@@ -113,6 +113,16 @@ void Lanes(const float* __restrict x, const float* __restrict y, float* __restri
   for (; i < n; ++i) z[i] = f(x[i], y[i]);
 }
 
+// f over n lanes of a row buffer and one scalar: z[i] = f(x[i], s), in blocks as Lanes does.
+template <typename F>
+void ScalarLanes(const float* __restrict x, float s, float* __restrict z, int64_t n, F f) {
+  constexpr int64_t kBlock = 16;
+  int64_t i = 0;
+  for (; i + kBlock <= n; i += kBlock)
+    for (int64_t j = 0; j < kBlock; ++j) z[i + j] = f(x[i + j], s);
+  for (; i < n; ++i) z[i] = f(x[i], s);
+}
+
 // The fp32 binary operation of ApplyBin over n lanes.
 void RowBin(Bin op, const float* x, const float* y, float* z, int64_t n) {
   switch (op) {
@@ -122,6 +132,26 @@ void RowBin(Bin op, const float* x, const float* y, float* z, int64_t n) {
     case Bin::kDiv: Lanes(x, y, z, n, [](float a, float b) { return a / b; }); break;
     case Bin::kMax: for (int64_t i = 0; i < n; ++i) z[i] = MaxF(x[i], y[i]); break;
     case Bin::kMin: for (int64_t i = 0; i < n; ++i) z[i] = MinF(x[i], y[i]); break;
+  }
+}
+
+// RowBin with one operand a scalar: op(x[i], s), or op(s, x[i]) when `scalar_first`.
+void RowBinScalar(Bin op, const float* x, float s, float* z, int64_t n, bool scalar_first) {
+  auto run = [&](auto f) {
+    if (scalar_first) ScalarLanes(x, s, z, n, [f](float a, float b) { return f(b, a); });
+    else ScalarLanes(x, s, z, n, f);
+  };
+  switch (op) {
+    case Bin::kAdd: run([](float a, float b) { return a + b; }); break;
+    case Bin::kSub: run([](float a, float b) { return a - b; }); break;
+    case Bin::kMul: run([](float a, float b) { return a * b; }); break;
+    case Bin::kDiv: run([](float a, float b) { return a / b; }); break;
+    case Bin::kMax:
+      for (int64_t i = 0; i < n; ++i) z[i] = scalar_first ? MaxF(s, x[i]) : MaxF(x[i], s);
+      break;
+    case Bin::kMin:
+      for (int64_t i = 0; i < n; ++i) z[i] = scalar_first ? MinF(s, x[i]) : MinF(x[i], s);
+      break;
   }
 }
 
@@ -320,14 +350,12 @@ std::vector<Issue> BinaryScalar(CoreMemory& mem, Bin op, Tile& out, const Tile& 
   View vo = V(mem, out), va = V(mem, a);
   int64_t undef = 0;
   double sv = Compute(a.type.dtype, s);
-  alignas(64) float xr[kRowChunk], yr[kRowChunk], zr[kRowChunk];
-  std::fill_n(yr, kRowChunk, static_cast<float>(sv));
+  alignas(64) float xr[kRowChunk], zr[kRowChunk];
   for (int64_t r = 0; r < out.valid_rows; ++r)
     for (int64_t c0 = 0; c0 < out.valid_cols; c0 += kRowChunk) {
       const int64_t n = std::min(kRowChunk, out.valid_cols - c0);
       if (RowBytes(vo, r, c0, n) >= 0 && RowSafe(vo, r, va, r, c0, n) && LoadRow(va, r, c0, n, xr)) {
-        if (scalar_first) RowBin(op, yr, xr, zr, n);
-        else RowBin(op, xr, yr, zr, n);
+        RowBinScalar(op, xr, static_cast<float>(sv), zr, n, scalar_first);
         StoreRow(vo, r, c0, n, zr, true);
         continue;
       }
@@ -540,6 +568,25 @@ float ExtremeRow(float a0, const float* x, int64_t n) {
   return a;
 }
 
+// Row sums of up to kSumRows rows at once: acc[k] takes on rows[k][0..n) in column order,
+// one fp32 addition per element, exactly as AccumulateRow's sum; the rows' chains are
+// independent, so interleaving them hides the addition's latency. Unused lanes read zeros.
+constexpr int64_t kSumRows = 8;
+void SumRows(float* acc, const float* const* rows, int64_t n) {
+  float a[kSumRows];
+  std::copy_n(acc, kSumRows, a);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t k = 0; k < kSumRows; ++k) a[k] = a[k] + rows[k][i];
+  std::copy_n(a, kSumRows, acc);
+}
+
+// Whether writing any element of `out` leaves every byte of `in` unchanged.
+bool Disjoint(const View& out, const View& in) {
+  if (out.buf != in.buf) return true;
+  const uint64_t o = out.t->addr, ol = out.t->type.Bytes(), i = in.t->addr, il = in.t->type.Bytes();
+  return o + ol <= i || i + il <= o;
+}
+
 double AccumulateRow(Red op, double a0, const float* x, int64_t n) {
   float a = static_cast<float>(a0);
   switch (op) {
@@ -570,20 +617,45 @@ std::vector<Issue> Reduce(CoreMemory& mem, Red op, Tile& out, const Tile& src, i
       issues.push_back({hazard::kTileShapeAlign,
                         absl::StrFormat("row reduction output '%s' must be a [rows, 1] tile with layout=pl.DN",
                                         out.name)});
-    alignas(64) float xr[kRowChunk];
-    for (int64_t r = 0; r < src.valid_rows; ++r) {
-      double a = init();
-      bool u = false;
+    // A floating sum whose result cannot change its source runs kSumRows rows side by side;
+    // each row keeps its own column-order chain, so the results are those of one row at a time.
+    const int64_t group = op == Red::kSum && Disjoint(vo, vs) ? kSumRows : 1;
+    alignas(64) static const float kZeros[kRowChunk] = {};
+    alignas(64) float xr[kSumRows][kRowChunk];
+    for (int64_t r0 = 0; r0 < src.valid_rows; r0 += group) {
+      const int64_t g = std::min(group, src.valid_rows - r0);
+      double a[kSumRows];
+      bool u[kSumRows] = {};
+      std::fill_n(a, kSumRows, init());
       for (int64_t c0 = 0; c0 < src.valid_cols; c0 += kRowChunk) {
         const int64_t n = std::min(kRowChunk, src.valid_cols - c0);
-        if (LoadRow(vs, r, c0, n, xr)) {  // a floating source: acc() rounds to fp32
-          a = AccumulateRow(op, a, xr, n);
-          continue;
+        const float* rows[kSumRows];
+        int64_t loaded = 0;
+        for (int64_t k = 0; k < kSumRows; ++k) {
+          rows[k] = kZeros;
+          if (k < g && LoadRow(vs, r0 + k, c0, n, xr[k])) {  // a floating source: acc() rounds to fp32
+            rows[k] = xr[k];
+            ++loaded;
+          }
         }
-        for (int64_t c = c0; c < c0 + n; ++c) a = acc(a, vs.Get(r, c, &u));
+        if (group > 1 && loaded > 1) {
+          float sums[kSumRows];
+          for (int64_t k = 0; k < kSumRows; ++k) sums[k] = static_cast<float>(a[k]);
+          SumRows(sums, rows, n);
+          for (int64_t k = 0; k < g; ++k)
+            if (rows[k] != kZeros) a[k] = sums[k];
+        } else {
+          for (int64_t k = 0; k < g; ++k)
+            if (rows[k] != kZeros) a[k] = AccumulateRow(op, a[k], rows[k], n);
+        }
+        for (int64_t k = 0; k < g; ++k)
+          if (rows[k] == kZeros)
+            for (int64_t c = c0; c < c0 + n; ++c) a[k] = acc(a[k], vs.Get(r0 + k, c, &u[k]));
       }
-      undef += u;
-      vo.Set(r, 0, a, !u);
+      for (int64_t k = 0; k < g; ++k) {
+        undef += u[k];
+        vo.Set(r0 + k, 0, a[k], !u[k]);
+      }
     }
   } else {
     for (int64_t c = 0; c < src.valid_cols; ++c) {
@@ -646,8 +718,7 @@ std::vector<Issue> Expand(CoreMemory& mem, Bin op, Tile& out, const Tile& src, c
       const int64_t n = std::min(kRowChunk, out.valid_cols - c0);
       if (row_typed && RowSafe(vo, r, vs, r, c0, n) && LoadRow(vs, r, c0, n, xr)) {
         if (dim == 0) {
-          std::fill_n(yr, n, static_cast<float>(row_y));
-          RowBin(op, xr, yr, zr, n);
+          RowBinScalar(op, xr, static_cast<float>(row_y), zr, n, false);
           StoreRow(vo, r, c0, n, zr, !row_u);
           undef += row_u ? n : 0;
           continue;

@@ -92,6 +92,9 @@ class Tensor {
   std::vector<int64_t> Unravel(int64_t flat) const;
 
  private:
+  // Owning storage for `shape`: zero-filled, or a copy of numel*itemsize bytes at `init`.
+  static absl::StatusOr<Tensor> Owning(DType dtype, Shape shape, const void* init);
+
   DType dtype_;
   Shape shape_;
   int64_t numel_;

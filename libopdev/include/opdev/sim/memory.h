@@ -97,8 +97,12 @@ struct GmTensor {
   std::vector<WriteOrigin> origin;
   std::vector<int32_t> store_line;
 
+  // A tensor whose bytes are all `fill`, or (MakeCopy) a copy of numel*itemsize bytes at
+  // `bytes`; no element has a writer yet.
   static std::shared_ptr<GmTensor> Make(std::string name, DType dtype,
-                                        std::vector<int64_t> shape);
+                                        std::vector<int64_t> shape, uint8_t fill = 0);
+  static std::shared_ptr<GmTensor> MakeCopy(std::string name, DType dtype,
+                                            std::vector<int64_t> shape, const void* bytes);
   int64_t numel() const;
   size_t elem_size() const { return DTypeSize(dtype); }
   // Row-major strides in elements.
