@@ -3,6 +3,7 @@
 // does (hazards from lowering included, module values from earlier runs gone).
 #include "sim_test_util.h"
 
+#include "opdev/sim/hazards.h"
 #include "opdev/sim/launch.h"
 #include "opdev/support/file_io.h"
 
@@ -116,4 +117,27 @@ TEST_CASE("concurrent runs of one source each get a program of their own") {
     });
   for (auto& th : threads) th.join();
   for (const auto& g : got) CHECK(g == expected);
+}
+
+TEST_CASE("a refused *args, **kwargs or **mapping leaves no lookup of a dropped node behind (run twice)") {
+  // Each refused form holds a module-level name before the refused item; its lookup used to
+  // stay registered after the lowered call was dropped, and resetting module values between
+  // runs wrote through it (heap use after free under ASan, found by fuzz_sim).
+  const std::string src = R"(import torch
+
+def helper(*a, **k):
+    return a
+
+def wrap(x):
+    helper(x, *[x])
+    helper(x, **{"a": x})
+    d = {"k": helper, **{"b": x}}
+    return x
+)";
+  auto x = simtest::Random(DType::kFloat32, {4, 8}, -1, 1, 3);
+  for (int run = 0; run < 2; ++run) {
+    const auto r = RunEntry(src, "wrap", {x});
+    INFO(r.hazards.ToText());
+    CHECK(r.hazards.ToText().find(std::string(sim::hazard::kUnsupported)) != std::string::npos);
+  }
 }

@@ -251,24 +251,24 @@ std::unique_ptr<XNode> Lower(const py::Expr& e, Scope& sc) {
       return n;
     }
     case py::ExprKind::kCall: {
-      auto n = Make(XK::kCall, line);
-      n->a = Lower(*e.func, sc);
-      for (const auto& x : e.args) {
+      // Refused forms first: a node lowered and then dropped would leave its global lookups
+      // registered in prog->global_refs.
+      for (const auto& x : e.args)
         if (x->kind == py::ExprKind::kStarred) {
           auto u = Make(XK::kUnsupported, line);
           u->name = "*args in a call";
           return u;
         }
-        n->items.push_back(Lower(*x, sc));
-      }
-      for (const auto& kw : e.keywords) {
+      for (const auto& kw : e.keywords)
         if (kw.arg.empty()) {
           auto u = Make(XK::kUnsupported, line);
           u->name = "**kwargs in a call";
           return u;
         }
-        n->kwargs.emplace_back(kw.arg, Lower(*kw.value, sc));
-      }
+      auto n = Make(XK::kCall, line);
+      n->a = Lower(*e.func, sc);
+      for (const auto& x : e.args) n->items.push_back(Lower(*x, sc));
+      for (const auto& kw : e.keywords) n->kwargs.emplace_back(kw.arg, Lower(*kw.value, sc));
       return n;
     }
     case py::ExprKind::kBinOp: {
@@ -316,13 +316,14 @@ std::unique_ptr<XNode> Lower(const py::Expr& e, Scope& sc) {
       return n;
     }
     case py::ExprKind::kDict: {
-      auto n = Make(XK::kDict, line);
-      for (size_t i = 0; i < e.elts.size(); ++i) {
-        if (!e.keys[i]) {
+      for (size_t i = 0; i < e.elts.size(); ++i)
+        if (!e.keys[i]) {  // refused before anything is lowered, as for a call
           auto u = Make(XK::kUnsupported, line);
           u->name = "**mapping in a dict";
           return u;
         }
+      auto n = Make(XK::kDict, line);
+      for (size_t i = 0; i < e.elts.size(); ++i) {
         n->keys.push_back(Lower(*e.keys[i], sc));
         n->items.push_back(Lower(*e.elts[i], sc));
       }
