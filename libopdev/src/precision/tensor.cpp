@@ -37,6 +37,19 @@ class OwnedStorage final : public TensorStorage {
   std::byte* data_;
 };
 
+// A byte vector taken over by a tensor (Tensor::FromByteVector).
+class VectorStorage final : public TensorStorage {
+ public:
+  explicit VectorStorage(std::vector<uint8_t>&& v) : v_(std::move(v)) {}
+  const std::byte* bytes() const override { return reinterpret_cast<const std::byte*>(v_.data()); }
+  size_t size() const override { return v_.size(); }
+  bool writable() const override { return true; }
+  bool mapped() const override { return false; }
+
+ private:
+  std::vector<uint8_t> v_;
+};
+
 // Exact double -> 16-bit float: round to odd into float first (float keeps more than two
 // extra bits), then round-to-nearest-even into the 16-bit format. This equals a single
 // correctly rounded conversion, like torch's double -> half.
@@ -147,6 +160,25 @@ absl::StatusOr<Tensor> Tensor::FromBytes(DType dtype, Shape shape, const void* b
         "byte count ", nbytes, " does not match ", DTypeName(dtype), " shape ",
         ShapeToString(shape), " (", *want, " bytes)"));
   return Owning(dtype, std::move(shape), bytes);
+}
+
+absl::StatusOr<Tensor> Tensor::FromByteVector(DType dtype, Shape shape,
+                                              std::vector<uint8_t>&& bytes) {
+  auto want = OwnedBytes(dtype, shape);
+  if (!want.ok()) return want.status();
+  if (*want != bytes.size())
+    return absl::InvalidArgumentError(Cat(
+        "byte count ", bytes.size(), " does not match ", DTypeName(dtype), " shape ",
+        ShapeToString(shape), " (", *want, " bytes)"));
+  if (bytes.empty()) return Owning(dtype, std::move(shape), nullptr);  // data() is never null
+  Tensor t;
+  t.dtype_ = dtype;
+  t.numel_ = ShapeNumel(shape);
+  t.shape_ = std::move(shape);
+  auto storage = std::make_shared<VectorStorage>(std::move(bytes));
+  t.data_ = storage->bytes();
+  t.storage_ = std::move(storage);
+  return t;
 }
 
 absl::StatusOr<Tensor> Tensor::FromDoubles(DType dtype, Shape shape,

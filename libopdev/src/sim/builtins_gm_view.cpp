@@ -63,7 +63,7 @@ Value MakeTensor(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
                               g.name, std::string(DTypeName(g.dtype)), Dims(g.shape)));
   g.dtype = dt;
   g.shape = shape;
-  g.writer.assign(static_cast<size_t>(n), -1);
+  g.writer.clear();  // no element written (checked above)
   if (!g.origin.empty()) {
     g.origin.assign(static_cast<size_t>(n), WriteOrigin{});
     g.store_line.assign(static_cast<size_t>(n), 0);

@@ -142,7 +142,7 @@ void WriteAt(Interp& in, const Value& c, int64_t off, const Value& v, int line, 
     std::memcpy(before, g.data.data() + off * static_cast<int64_t>(es), es);
     g.SetFromDouble(off, x);
     const int32_t core_id = in.core ? in.core->ordinal : 0;
-    int32_t& w = g.writer[off];
+    int32_t& w = g.Writers()[off];
     if (w >= 0 && w != core_id && !g.multi_writer_reported) {
       // The same bytes again do not depend on the order (as pl.store: SIM-OUT-MULTI-CORE-SAME).
       if (std::memcmp(before, g.data.data() + off * static_cast<int64_t>(es), es) == 0) {

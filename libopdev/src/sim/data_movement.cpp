@@ -271,6 +271,7 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
   const bool transform = fix && (fix->relu || fix->has_scale || fix->PerChannel());
   int64_t undef_scale = 0;  // per-channel scale values never written, used by a stored element
   const bool origins = !buf.origin.empty();
+  dst.Writers();  // the store tracks its writes from here on
   if (origins && dst.origin.size() != dst.writer.size()) {
     dst.origin.assign(dst.writer.size(), WriteOrigin{});
     dst.store_line.assign(dst.writer.size(), 0);

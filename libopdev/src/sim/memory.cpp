@@ -110,13 +110,12 @@ void CoreMemory::Reset() {
 }
 
 namespace {
-// A tensor of `shape` with its writer array; the caller sets the data bytes.
+// A tensor of `shape` without a writer yet; the caller sets the data bytes.
 std::shared_ptr<GmTensor> Unfilled(std::string name, DType dtype, std::vector<int64_t> shape) {
   auto t = std::make_shared<GmTensor>();
   t->name = std::move(name);
   t->dtype = dtype;
   t->shape = std::move(shape);
-  t->writer.assign(static_cast<size_t>(t->numel()), -1);
   return t;
 }
 }  // namespace
@@ -124,7 +123,7 @@ std::shared_ptr<GmTensor> Unfilled(std::string name, DType dtype, std::vector<in
 std::shared_ptr<GmTensor> GmTensor::Make(std::string name, DType dtype, std::vector<int64_t> shape,
                                          uint8_t fill) {
   auto t = Unfilled(std::move(name), dtype, std::move(shape));
-  t->data.assign(t->writer.size() * DTypeSize(dtype), fill);
+  t->data.assign(static_cast<size_t>(t->numel()) * DTypeSize(dtype), fill);
   return t;
 }
 
@@ -132,7 +131,7 @@ std::shared_ptr<GmTensor> GmTensor::MakeCopy(std::string name, DType dtype, std:
                                              const void* bytes) {
   auto t = Unfilled(std::move(name), dtype, std::move(shape));
   const auto* p = static_cast<const uint8_t*>(bytes);
-  t->data.assign(p, p + t->writer.size() * DTypeSize(dtype));
+  t->data.assign(p, p + static_cast<size_t>(t->numel()) * DTypeSize(dtype));
   return t;
 }
 

@@ -15,6 +15,8 @@
 
 #include <boost/json.hpp>
 
+#include <algorithm>
+
 namespace opdev::sim {
 
 namespace {
@@ -23,7 +25,10 @@ std::shared_ptr<GmTensor> ToGm(const precision::Tensor& t, const std::string& na
   return GmTensor::MakeCopy(name, t.dtype(), t.shape(), t.data());
 }
 
-absl::StatusOr<precision::Tensor> FromGm(const GmTensor& g) {
+// The output tensor of `g`. When the run's outputs name `g` once (`take`), its bytes move
+// into the output instead of being copied: the run's tensors die with the run.
+absl::StatusOr<precision::Tensor> FromGm(GmTensor& g, bool take) {
+  if (take) return precision::Tensor::FromByteVector(g.dtype, g.shape, std::move(g.data));
   return precision::Tensor::FromBytes(g.dtype, g.shape, g.data.data(), g.data.size());
 }
 
@@ -57,10 +62,16 @@ Value BracketDict(const std::vector<std::pair<std::string, T>>& entries, MakeVal
 }
 
 void CheckCoverage(Interp& in, HazardSink& sink, const GmTensor& t, int line) {
-  if (!AnyUnwritten(t.writer)) return;
   int64_t unwritten = 0, first = -1;
-  for (size_t i = 0; i < t.writer.size(); ++i)
-    if (t.writer[i] < 0) { if (first < 0) first = static_cast<int64_t>(i); ++unwritten; }
+  if (t.writer.empty()) {  // never written at all
+    if (t.numel() == 0) return;
+    unwritten = t.numel();
+    first = 0;
+  } else {
+    if (!AnyUnwritten(t.writer)) return;
+    for (size_t i = 0; i < t.writer.size(); ++i)
+      if (t.writer[i] < 0) { if (first < 0) first = static_cast<int64_t>(i); ++unwritten; }
+  }
   std::vector<std::string> idx;
   int64_t rem = first;
   std::vector<int64_t> coord(t.shape.size());
@@ -225,14 +236,15 @@ absl::StatusOr<SimResult> RunSource(std::string_view source, const std::string& 
       for (const auto& [n, g] : outs) CheckCoverage(in, sink, *g, line);
   }
   for (const auto& [n, g] : outs) {
-    auto t = FromGm(*g);
+    const auto same = [&g = g](const auto& o) { return o.second == g; };
+    auto t = FromGm(*g, std::count_if(outs.begin(), outs.end(), same) == 1);
     if (!t.ok()) return t.status();
     SimOutput o{n, *t, {}};
     if (options.record_provenance) {
-      o.origin.resize(g->writer.size());
+      o.origin.resize(static_cast<size_t>(g->numel()));
       for (size_t i = 0; i < o.origin.size(); ++i) {
         ElementOrigin& e = o.origin[i];
-        e.core = g->writer[i];
+        e.core = g->WriterOf(static_cast<int64_t>(i));
         if (i < g->origin.size()) {
           e.writer_line = g->origin[i].line;
           e.lane = g->origin[i].lane;

@@ -25,7 +25,8 @@ int64_t ShapeNumel(const Shape& shape);
 // Python tuple spelling used in messages: "()", "(5,)", "(2, 3)".
 std::string ShapeToString(const Shape& shape);
 
-// Storage backing a tensor: an owned, 64-byte aligned heap block or a read-only mapping.
+// Storage backing a tensor: an owned heap block (64-byte aligned unless adopted from a byte
+// vector) or a read-only mapping.
 class TensorStorage {
  public:
   virtual ~TensorStorage() = default;
@@ -47,6 +48,10 @@ class Tensor {
   // Owning copy of `bytes` (native-endian, C-order); bytes.size() must be numel*itemsize.
   static absl::StatusOr<Tensor> FromBytes(DType dtype, Shape shape, const void* bytes,
                                           size_t nbytes);
+  // Owning and writable, taking `bytes` over without a copy (aligned as the vector's heap
+  // block, not to 64 bytes); bytes.size() must be numel*itemsize. `bytes` is left empty.
+  static absl::StatusOr<Tensor> FromByteVector(DType dtype, Shape shape,
+                                               std::vector<uint8_t>&& bytes);
   // Owning tensor from values given as double, each converted to `dtype` like torch's
   // tensor(..., dtype=...) would (round-to-nearest-even for floats; integers truncate toward
   // zero; bool is value != 0). Mainly for tests and golden generation.

@@ -89,7 +89,9 @@ struct GmTensor {
   DType dtype = DType::kFloat32;
   std::vector<int64_t> shape;
   std::vector<uint8_t> data;
-  // Per element: -1 never written in this run, otherwise the first writing core.
+  // Per element: -1 never written in this run, otherwise the first writing core. Empty until
+  // the first write (Writers()), and then every element is -1: a tensor the run only reads
+  // never allocates it.
   std::vector<int32_t> writer;
   bool multi_writer_reported = false;
   // With provenance: per element, the origin of the on-chip bytes the last pl.store copied
@@ -105,6 +107,13 @@ struct GmTensor {
                                             std::vector<int64_t> shape, const void* bytes);
   int64_t numel() const;
   size_t elem_size() const { return DTypeSize(dtype); }
+  // The writer array for a write (allocated, every element -1, on the first one).
+  std::vector<int32_t>& Writers() {
+    if (writer.empty()) writer.assign(static_cast<size_t>(numel()), -1);
+    return writer;
+  }
+  // The first writing core of element `flat`, -1 when none.
+  int32_t WriterOf(int64_t flat) const { return writer.empty() ? -1 : writer[static_cast<size_t>(flat)]; }
   // Row-major strides in elements.
   std::vector<int64_t> Strides() const;
   double GetAsDouble(int64_t flat) const;
