@@ -286,7 +286,8 @@ Value Interp::EvalCall(const XNode& n, Frame& fr) {
   current_line = n.line;
   if (core && core->mem) core->mem->op_line = n.line;
   if (n.a->kind == XK::kBuiltinRef) {
-    if (!core || !in_kernel || !pipe_sync) return n.a->fn(*this, n, args, kw);
+    // A builtin without tile operands (registers, scalars) has nothing for the pipe model.
+    if (!core || !in_kernel || !pipe_sync || !n.a->pipe_spec) return n.a->fn(*this, n, args, kw);
     const PipeOp op = PipeOpBefore(*this, n, args, kw);
     Value v = n.a->fn(*this, n, args, kw);
     PipeOpAfter(*this, op);

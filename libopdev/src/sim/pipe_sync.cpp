@@ -130,18 +130,24 @@ std::optional<PipeConflict> PipeState::Access(MemSpace space, uint64_t begin, ui
                                               uint32_t epoch, bool write, int line, std::string_view op) {
   if (begin >= end) return std::nullopt;
   SegMap& m = spaces_[static_cast<size_t>(space)];
-  Split(m, begin);
-  Split(m, end);
-  // Fill the gaps of [begin, end) with fresh runs.
-  uint64_t cur = begin;
-  auto it = m.lower_bound(begin);
-  while (cur < end) {
-    if (it == m.end() || it->first > cur) {
-      const uint64_t stop = it == m.end() ? end : std::min(end, it->first);
-      it = m.emplace_hint(it, cur, Seg{stop, {}, {}});
+  // Most register accesses hit a run recorded by an earlier access of the same bytes: then
+  // there is nothing to split or fill.
+  auto first = m.lower_bound(begin);
+  if (first == m.end() || first->first != begin || first->second.end != end) {
+    Split(m, begin);
+    Split(m, end);
+    // Fill the gaps of [begin, end) with fresh runs.
+    uint64_t cur = begin;
+    auto it = m.lower_bound(begin);
+    while (cur < end) {
+      if (it == m.end() || it->first > cur) {
+        const uint64_t stop = it == m.end() ? end : std::min(end, it->first);
+        it = m.emplace_hint(it, cur, Seg{stop, {}, {}});
+      }
+      cur = it->second.end;
+      ++it;
     }
-    cur = it->second.end;
-    ++it;
+    first = m.lower_bound(begin);
   }
   if (clock_[I(p)].size() < width_) clock_[I(p)].resize(width_, 0);
   const PipeClock& c = clock_[I(p)];
@@ -155,7 +161,7 @@ std::optional<PipeConflict> PipeState::Access(MemSpace space, uint64_t begin, ui
     }
   };
   PipeAccess me{epoch, p, line, op};
-  for (auto s = m.lower_bound(begin); s != m.end() && s->first < end; ++s) {
+  for (auto s = first; s != m.end() && s->first < end; ++s) {
     Seg& g = s->second;
     const PipeAccess& w = g.write;
     if (w.epoch != 0 && w.pipe != p && w.epoch > c[Own(w.pipe)])
@@ -177,7 +183,7 @@ std::optional<PipeConflict> PipeState::Access(MemSpace space, uint64_t begin, ui
     }
   }
   // Merge neighbours left with the same records (a write leaves [begin, end) uniform).
-  auto s = m.lower_bound(begin);
+  auto s = first;
   if (s != m.begin()) --s;
   while (s != m.end() && s->first < end) {
     auto n = std::next(s);

@@ -49,16 +49,6 @@ std::string_view DTypePlName(DType t) {
   return "DT_FP32";
 }
 
-size_t DTypeSize(DType t) {
-  switch (t) {
-    case DType::kInt8: case DType::kUInt8: case DType::kBool: case DType::kHiFloat8: return 1;
-    case DType::kFloat16: case DType::kBFloat16: case DType::kInt16: case DType::kUInt16: return 2;
-    case DType::kFloat32: case DType::kInt32: case DType::kUInt32: return 4;
-    case DType::kFloat64: case DType::kInt64: case DType::kUInt64: return 8;
-  }
-  return 4;
-}
-
 bool IsFloating(DType t) {
   return t == DType::kFloat16 || t == DType::kBFloat16 || t == DType::kFloat32 ||
          t == DType::kFloat64 || t == DType::kHiFloat8;

@@ -17,7 +17,16 @@ enum class DType {
 
 std::string_view DTypeName(DType t);        // canonical torch-style: "float16", "bfloat16", ...
 std::string_view DTypePlName(DType t);      // PyPTO-Pro enum: "DT_FP16", "DT_BF16", "DT_FP32", ...
-size_t DTypeSize(DType t);                  // bytes per element
+// Bytes per element (inline: every simulated element access asks it).
+inline size_t DTypeSize(DType t) {
+  switch (t) {
+    case DType::kInt8: case DType::kUInt8: case DType::kBool: case DType::kHiFloat8: return 1;
+    case DType::kFloat16: case DType::kBFloat16: case DType::kInt16: case DType::kUInt16: return 2;
+    case DType::kFloat32: case DType::kInt32: case DType::kUInt32: return 4;
+    case DType::kFloat64: case DType::kInt64: case DType::kUInt64: return 8;
+  }
+  return 4;
+}
 bool IsFloating(DType t);                   // HF8 included
 bool IsSigned(DType t);
 
