@@ -572,12 +572,24 @@ float ExtremeRow(float a0, const float* x, int64_t n) {
 // one fp32 addition per element, exactly as AccumulateRow's sum; the rows' chains are
 // independent, so interleaving them hides the addition's latency. Unused lanes read zeros.
 constexpr int64_t kSumRows = 8;
+// The eight chains are named scalars, not an array: GCC kept an array in memory, one store and
+// reload per addition.
 void SumRows(float* acc, const float* const* rows, int64_t n) {
-  float a[kSumRows];
-  std::copy_n(acc, kSumRows, a);
-  for (int64_t i = 0; i < n; ++i)
-    for (int64_t k = 0; k < kSumRows; ++k) a[k] = a[k] + rows[k][i];
-  std::copy_n(a, kSumRows, acc);
+  static_assert(kSumRows == 8);
+  float a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3], a4 = acc[4], a5 = acc[5], a6 = acc[6], a7 = acc[7];
+  const float *r0 = rows[0], *r1 = rows[1], *r2 = rows[2], *r3 = rows[3], *r4 = rows[4], *r5 = rows[5],
+              *r6 = rows[6], *r7 = rows[7];
+  for (int64_t i = 0; i < n; ++i) {
+    a0 = a0 + r0[i];
+    a1 = a1 + r1[i];
+    a2 = a2 + r2[i];
+    a3 = a3 + r3[i];
+    a4 = a4 + r4[i];
+    a5 = a5 + r5[i];
+    a6 = a6 + r6[i];
+    a7 = a7 + r7[i];
+  }
+  acc[0] = a0, acc[1] = a1, acc[2] = a2, acc[3] = a3, acc[4] = a4, acc[5] = a5, acc[6] = a6, acc[7] = a7;
 }
 
 // Whether writing any element of `out` leaves every byte of `in` unchanged.
