@@ -23,43 +23,42 @@ int64_t GmRaceTracker::FirstConflict(const Segments& segs, int64_t b, int64_t e,
 
 void GmRaceTracker::Assign(Segments& segs, int64_t b, int64_t e, const Access& a) {
   if (b >= e) return;
-  // Split a segment that straddles b, and one that straddles e.
-  auto it = segs.upper_bound(b);
+  // One search: `it` walks from the first segment starting at b or later, and every change
+  // below is made at a known position.
+  auto it = segs.lower_bound(b);
+  // A segment that straddles b keeps its part before b (and its part after e, if any).
   if (it != segs.begin()) {
     auto prev = std::prev(it);
     if (prev->second.end > b) {
-      Segment tail = prev->second;
+      const Segment tail = prev->second;
       prev->second.end = b;
-      if (tail.end > e) segs.emplace(e, tail);
-      if (prev->first == b) segs.erase(prev);
+      if (tail.end > e) it = segs.emplace_hint(it, e, tail);
     }
   }
-  it = segs.lower_bound(b);
+  // The segments starting inside [b, e) go; the last may keep its part after e.
   while (it != segs.end() && it->first < e) {
     if (it->second.end > e) {
-      Segment rest = it->second;
-      segs.erase(it);
-      segs.emplace(e, rest);
+      const Segment rest = it->second;
+      it = segs.erase(it);
+      it = segs.emplace_hint(it, e, rest);
       break;
     }
     it = segs.erase(it);
   }
-  // Insert [b, e), merged with an equal left and right neighbour.
-  int64_t start = b, end = e;
-  auto next = segs.lower_bound(e);
-  if (next != segs.end() && next->first == e && next->second.a == a) {
-    end = next->second.end;
-    segs.erase(next);
+  // Insert [b, e), merged with an equal right and left neighbour.
+  int64_t end = e;
+  if (it != segs.end() && it->first == e && it->second.a == a) {
+    end = it->second.end;
+    it = segs.erase(it);
   }
-  auto after = segs.lower_bound(b);
-  if (after != segs.begin()) {
-    auto prev = std::prev(after);
+  if (it != segs.begin()) {
+    auto prev = std::prev(it);
     if (prev->second.end == b && prev->second.a == a) {
       prev->second.end = end;
       return;
     }
   }
-  segs.emplace(start, Segment{end, a});
+  segs.emplace_hint(it, b, Segment{end, a});
 }
 
 GmRace GmRaceTracker::Read(const GmTensor& t, const ElementRuns& runs, int core, int line) {

@@ -48,7 +48,7 @@ class GmRaceTracker {
   GmRace Write(const GmTensor& t, const ElementRuns& runs, int core, int line,
                const ElementRuns* changed = nullptr, bool atomic = false);
 
- private:
+  // The per-element records, kept as runs (public for their test, tests/sim/test_gm_race.cpp).
   struct Access {
     int32_t core = -1;
     uint32_t epoch = 0;
@@ -57,11 +57,16 @@ class GmRaceTracker {
     bool operator==(const Access&) const = default;
   };
   // Records of the elements [start, end) by start; elements in no segment were never accessed.
+  // Neighbouring segments that touch never hold equal records.
   struct Segment {
     int64_t end = 0;
     Access a;
   };
   using Segments = std::map<int64_t, Segment>;
+  // Sets the record of [b, e) to `a`, merging with equal neighbours.
+  static void Assign(Segments& segs, int64_t b, int64_t e, const Access& a);
+
+ private:
   struct Shadow {
     Segments write, read;
   };
@@ -70,8 +75,6 @@ class GmRaceTracker {
   // With `atomic`, records of atomic adds are no conflict.
   int64_t FirstConflict(const Segments& segs, int64_t b, int64_t e, int core, Access* found,
                         bool atomic = false) const;
-  // Sets the record of [b, e) to `a`, merging with equal neighbours.
-  static void Assign(Segments& segs, int64_t b, int64_t e, const Access& a);
   const CrossCoreSync& sync_;
   std::map<const GmTensor*, Shadow> shadows_;
 };
