@@ -98,15 +98,7 @@ struct Tile {
   // True when consecutive rows of a column are adjacent in memory (DN, ZN, NN inside a
   // fractal); false when consecutive columns of a row are (ND, NZ, ZZ).
   bool ColumnMajorInside() const;
-  // DTypeSize, inline (per element in tile operations).
-  size_t elem_size() const {
-    switch (type.dtype) {
-      case DType::kInt8: case DType::kUInt8: case DType::kBool: case DType::kHiFloat8: return 1;
-      case DType::kFloat16: case DType::kBFloat16: case DType::kInt16: case DType::kUInt16: return 2;
-      case DType::kFloat32: case DType::kInt32: case DType::kUInt32: return 4;
-      default: return DTypeSize(type.dtype);
-    }
-  }
+  size_t elem_size() const { return DTypeSize(type.dtype); }
 };
 
 struct TileGroup {
