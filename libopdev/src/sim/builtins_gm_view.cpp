@@ -55,12 +55,11 @@ Value MakeTensor(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
             absl::StrFormat("pl.make_tensor view %s of %s covers %d of the %d bytes of '%s': a partial GM view is "
                             "not simulated (only a view of the whole buffer)",
                             Dims(shape), std::string(DTypeName(dt)), bytes, g.data.size(), g.name));
-  for (int32_t w : g.writer)
-    if (w >= 0)
-      in.Fail(hazard::kUnsupported, call.line,
-              absl::StrFormat("pl.make_tensor: '%s' was already written as %s %s; a second view of other shape or "
-                              "dtype of one buffer is not simulated",
-                              g.name, std::string(DTypeName(g.dtype)), Dims(g.shape)));
+  if (g.AnyWritten())
+    in.Fail(hazard::kUnsupported, call.line,
+            absl::StrFormat("pl.make_tensor: '%s' was already written as %s %s; a second view of other shape or "
+                            "dtype of one buffer is not simulated",
+                            g.name, std::string(DTypeName(g.dtype)), Dims(g.shape)));
   g.dtype = dt;
   g.shape = shape;
   g.writer.clear();  // no element written (checked above)

@@ -252,10 +252,7 @@ absl::StatusOr<LaunchResult> Launch(const LaunchRequest& req, std::vector<std::s
     }
     // Copy back every tensor some core wrote (unwritten elements still hold the input).
     for (size_t i = 0; i < gm.size(); ++i) {
-      bool written = false;
-      for (int32_t w : gm[i]->writer)
-        if (w >= 0) { written = true; break; }
-      if (!written) continue;
+      if (!gm[i]->AnyWritten()) continue;
       if (!gm[i]->data.empty()) std::memcpy(req.tensors[i].data, gm[i]->data.data(), gm[i]->data.size());
       result.written.push_back(static_cast<int64_t>(i));
     }

@@ -4,6 +4,7 @@
 #include "opdev/support/half.h"
 #include "opdev/support/hifloat8.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -133,6 +134,10 @@ std::shared_ptr<GmTensor> GmTensor::MakeCopy(std::string name, DType dtype, std:
   const auto* p = static_cast<const uint8_t*>(bytes);
   t->data.assign(p, p + static_cast<size_t>(t->numel()) * DTypeSize(dtype));
   return t;
+}
+
+bool GmTensor::AnyWritten() const {
+  return std::any_of(writer.begin(), writer.end(), [](int32_t w) { return w >= 0; });
 }
 
 int64_t GmTensor::numel() const {

@@ -178,9 +178,7 @@ void LogLaunch(std::string_view source, const LaunchRequest& req, const std::vec
     const ExternalTensor& t = req.tensors[i];
     key.Str(t.name);
     const GmTensor* g = i < gm.size() ? gm[i].get() : nullptr;
-    bool written = false;
-    if (g)
-      for (int32_t w : g->writer) written |= w >= 0;
+    const bool written = g && g->AnyWritten();
     TensorBytes(key, t.dtype, t.shape, nullptr, 0);
     if (!g || written) {
       if (!written) continue;

@@ -213,11 +213,8 @@ absl::StatusOr<SimResult> RunSource(std::string_view source, const std::string& 
   // Outputs.
   std::vector<std::pair<std::string, std::shared_ptr<GmTensor>>> outs;
   if (entry.kind == FuncKind::kJit) {
-    for (const auto& g : bound) {
-      bool written = false;
-      for (int32_t w : g->writer) if (w >= 0) { written = true; break; }
-      if (written) outs.emplace_back(g->name, g);
-    }
+    for (const auto& g : bound)
+      if (g->AnyWritten()) outs.emplace_back(g->name, g);
   } else if (result.completed) {
     if (ret.kind == VK::kTensor) {
       outs.emplace_back(ret.As<GmTensor>().name, ret.Ptr<GmTensor>());

@@ -112,6 +112,8 @@ struct GmTensor {
     if (writer.empty()) writer.assign(static_cast<size_t>(numel()), -1);
     return writer;
   }
+  // Whether some core wrote some element.
+  bool AnyWritten() const;
   // The first writing core of element `flat`, -1 when none.
   int32_t WriterOf(int64_t flat) const { return writer.empty() ? -1 : writer[static_cast<size_t>(flat)]; }
   // Row-major strides in elements.
