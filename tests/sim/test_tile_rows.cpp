@@ -166,6 +166,15 @@ TEST_CASE("tile row loops equal the per-element path (binary, scalar, unary, exp
             CHECK(Describe(tileop::Reduce(mem, op, rn, an, 0)) == Describe(tileop::Reduce(mem, op, rd, ad, 0)));
             CHECK(Mismatches(mem, rn, rd) == 0);
           }
+          // Column reductions into [1, C] tiles (the ND source goes row by row).
+          for (tileop::Red op : {tileop::Red::kSum, tileop::Red::kMax, tileop::Red::kMin}) {
+            INFO("column reduce " << static_cast<int>(op));
+            Tile cn = Make(1, cols, dt, 8 * kStride, Layout::kND), cd = Make(1, cols, dt, 8 * kStride + 4096, Layout::kND);
+            Tile an = a.nd, ad = a.dn;
+            an.valid_cols = ad.valid_cols = cn.valid_cols = cd.valid_cols = vc;
+            CHECK(Describe(tileop::Reduce(mem, op, cn, an, 1)) == Describe(tileop::Reduce(mem, op, cd, ad, 1)));
+            CHECK(Mismatches(mem, cn, cd) == 0);
+          }
         }
       }
     }
@@ -264,4 +273,62 @@ TEST_CASE("tile row loops keep the per-element order when the destination overla
   CHECK(tileop::Unary(mem, tileop::Un::kNeg, b.nd, b.nd).empty());
   CHECK(tileop::Unary(mem, tileop::Un::kNeg, b.dn, b.dn).empty());
   CHECK(Mismatches(mem, b.nd, b.dn) == 0);
+}
+
+TEST_CASE("pl.cast's row loop equals the per-element path between the float formats, signalling NaNs included") {
+  // Every (source, destination) pair of fp32, fp16 and bf16: ND tiles take the row loop, DN
+  // tiles the per-element one. The data holds the Pattern specials and, in row 1, a
+  // signalling NaN of the source format (the per-element double round trip quiets it).
+  const int64_t rows = 3, cols = 600;
+  const DType dts[] = {DType::kFloat32, DType::kFloat16, DType::kBFloat16};
+  for (DType from : dts) {
+    for (DType to : dts) {
+      for (int hole : {0, 97}) {
+        for (int64_t vc : {cols, int64_t{37}}) {
+          DYNAMIC_SECTION(DTypeName(from) << " -> " << DTypeName(to) << " hole " << hole << " valid_cols " << vc) {
+            CoreMemory mem(Target::kA5);
+            Pair a = Fill(mem, rows, cols, from, 0, 2 * kStride, 7, hole);
+            SpaceBuffer& buf = mem.Get(MemSpace::kVec);
+            const uint32_t snan = from == DType::kFloat32 ? 0x7F800001u : from == DType::kFloat16 ? 0x7C01u : 0x7F81u;
+            for (const Tile* t : {&a.nd, &a.dn}) {
+              const uint64_t off = t->addr + t->ElementOffset(1, 5);
+              std::memcpy(buf.bytes.data() + off, &snan, DTypeSize(from));
+              buf.MarkWritten(off, DTypeSize(from));
+            }
+            Tile ond = Make(rows, cols, to, 4 * kStride, Layout::kND), odn = Make(rows, cols, to, 6 * kStride, Layout::kDN);
+            ond.valid_cols = odn.valid_cols = vc;
+            ond.name = odn.name = "o";
+            const auto in = tileop::Cast(mem, ond, a.nd);
+            CHECK(Describe(in) == Describe(tileop::Cast(mem, odn, a.dn)));
+            CHECK(Mismatches(mem, ond, odn) == 0);
+            if (vc == cols) CHECK((hole == 0) == in.empty());  // never-written elements are reported
+          }
+        }
+      }
+    }
+  }
+  SECTION("in place and overlapping: the per-element order") {
+    // In place (same bytes): every element converted once.
+    CoreMemory mem(Target::kA5);
+    Pair a = Fill(mem, 2, 64, DType::kFloat32, 0, kStride, 8, 0);
+    CHECK(tileop::Cast(mem, a.nd, a.nd).empty());
+    CHECK(tileop::Cast(mem, a.dn, a.dn).empty());
+    CHECK(Mismatches(mem, a.nd, a.dn) == 0);
+    // Out one element past the source: element c reads what element c-1 just wrote, so row 0
+    // becomes a[0] throughout (the per-element order), not a shifted copy.
+    Pair b = Fill(mem, 2, 64, DType::kFloat32, 2 * kStride, 3 * kStride, 9, 0, false);
+    SpaceBuffer& buf = mem.Get(MemSpace::kVec);
+    Tile o = Make(2, 64, DType::kFloat32, 2 * kStride + 4, Layout::kND);
+    o.valid_rows = 1;
+    uint32_t b0;
+    std::memcpy(&b0, buf.bytes.data() + 2 * kStride, 4);
+    CHECK(tileop::Cast(mem, o, b.nd).empty());
+    int64_t bad = 0;
+    for (int64_t c = 0; c < 64; ++c) {
+      uint32_t v;
+      std::memcpy(&v, buf.bytes.data() + 2 * kStride + 4 + 4 * c, 4);
+      bad += v != b0;
+    }
+    CHECK(bad == 0);
+  }
 }

@@ -63,6 +63,13 @@ bool LoadRow(const View& v, int64_t r, int64_t c0, int64_t n, float* x) {
   return true;
 }
 
+// Whether one of x[0, n) is a NaN (a branch-free pass the compiler vectorises).
+bool AnyNaN(const float* x, int64_t n) {
+  bool nan = false;
+  for (int64_t i = 0; i < n; ++i) nan |= x[i] != x[i];
+  return nan;
+}
+
 // Stores fp32 values into elements [c0, c0 + n) of row r (the caller checked RowBytes),
 // rounding to nearest even as StoreScalar does, with their written flags and provenance.
 void StoreRow(View& v, int64_t r, int64_t c0, int64_t n, const float* z, bool defined) {
@@ -512,12 +519,24 @@ std::vector<Issue> Cast(CoreMemory& mem, Tile& out, const Tile& a) {
   std::vector<Issue> issues;
   View vo = V(mem, out), va = V(mem, a);
   int64_t undef = 0;
+  alignas(64) float xr[kRowChunk];
   for (int64_t r = 0; r < out.valid_rows; ++r)
-    for (int64_t c = 0; c < out.valid_cols; ++c) {
-      bool u = false;
-      double x = va.Get(r, c, &u);
-      undef += u;
-      vo.Set(r, c, x, !u);
+    for (int64_t c0 = 0; c0 < out.valid_cols; c0 += kRowChunk) {
+      const int64_t n = std::min(kRowChunk, out.valid_cols - c0);
+      // Between the float formats a written, NaN-free run converts row-wise: LoadRow is exact,
+      // and StoreRow rounds as StoreScalar does. A NaN goes element by element: there the
+      // double round trip of Get/Set quiets a signalling NaN, which the row copy would keep.
+      if (RowBytes(vo, r, c0, n) >= 0 && RowSafe(vo, r, va, r, c0, n) && LoadRow(va, r, c0, n, xr) &&
+          !AnyNaN(xr, n)) {
+        StoreRow(vo, r, c0, n, xr, true);
+        continue;
+      }
+      for (int64_t c = c0; c < c0 + n; ++c) {
+        bool u = false;
+        double x = va.Get(r, c, &u);
+        undef += u;
+        vo.Set(r, c, x, !u);
+      }
     }
   ReportUndef(issues, undef, "pl.cast", out);
   return issues;
@@ -599,6 +618,14 @@ bool Disjoint(const View& out, const View& in) {
   return o + ol <= i || i + il <= o;
 }
 
+// One element of a reduction, element by element. Never inlined: of two NaN operands a sum
+// keeps the payload of the one the machine instruction takes first, and every per-element
+// caller (row and column passes, their fallbacks) must share that choice.
+[[gnu::noinline]] double ReduceStep(Red op, DType src, double a, double x) {
+  const double v = op == Red::kSum ? a + x : op == Red::kMax ? std::max(a, x) : std::min(a, x);
+  return Compute(src == DType::kFloat16 ? DType::kFloat32 : src, v);
+}
+
 double AccumulateRow(Red op, double a0, const float* x, int64_t n) {
   float a = static_cast<float>(a0);
   switch (op) {
@@ -620,10 +647,7 @@ std::vector<Issue> Reduce(CoreMemory& mem, Red op, Tile& out, const Tile& src, i
            : op == Red::kMax ? -std::numeric_limits<double>::infinity()
                              : std::numeric_limits<double>::infinity();
   };
-  auto acc = [&](double a, double x) {
-    double v = op == Red::kSum ? a + x : op == Red::kMax ? std::max(a, x) : std::min(a, x);
-    return Compute(src.type.dtype == DType::kFloat16 ? DType::kFloat32 : src.type.dtype, v);
-  };
+  auto acc = [&](double a, double x) { return ReduceStep(op, src.type.dtype, a, x); };
   if (dim == 0) {
     if (out.type.shape[1] != 1 || out.type.EffectiveLayout() != Layout::kDN)
       issues.push_back({hazard::kTileShapeAlign,
@@ -667,6 +691,34 @@ std::vector<Issue> Reduce(CoreMemory& mem, Red op, Tile& out, const Tile& src, i
       for (int64_t k = 0; k < g; ++k) {
         undef += u[k];
         vo.Set(r0 + k, 0, a[k], !u[k]);
+      }
+    }
+  } else if (RowFloat(src.type.dtype) && src.type.EffectiveLayout() == Layout::kND && Disjoint(vo, vs)) {
+    // A floating column reduction goes row by row over a pass of columns, each column's
+    // chain still in row order with one fp32 operation per element (what acc() computes); a
+    // row part with never-written bytes takes acc() element by element.
+    alignas(64) float xr[kRowChunk], a[kRowChunk];
+    bool u[kRowChunk];
+    for (int64_t c0 = 0; c0 < src.valid_cols; c0 += kRowChunk) {
+      const int64_t n = std::min(kRowChunk, src.valid_cols - c0);
+      std::fill_n(a, n, static_cast<float>(init()));
+      std::fill_n(u, n, false);
+      for (int64_t r = 0; r < src.valid_rows; ++r) {
+        // A NaN in the row goes through acc() too: of two NaN operands the sum keeps the
+        // payload of the one acc() puts first, which a vectorised addition need not.
+        if (!LoadRow(vs, r, c0, n, xr) || (op == Red::kSum && AnyNaN(xr, n))) {
+          for (int64_t i = 0; i < n; ++i) a[i] = static_cast<float>(acc(a[i], vs.Get(r, c0 + i, &u[i])));
+          continue;
+        }
+        switch (op) {
+          case Red::kSum: for (int64_t i = 0; i < n; ++i) a[i] = a[i] + xr[i]; break;
+          case Red::kMax: for (int64_t i = 0; i < n; ++i) a[i] = a[i] < xr[i] ? xr[i] : a[i]; break;
+          default: for (int64_t i = 0; i < n; ++i) a[i] = xr[i] < a[i] ? xr[i] : a[i]; break;
+        }
+      }
+      for (int64_t i = 0; i < n; ++i) {
+        undef += u[i];
+        vo.Set(0, c0 + i, a[i], !u[i]);
       }
     }
   } else {
