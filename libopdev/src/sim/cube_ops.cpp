@@ -2,6 +2,8 @@
 // and the GEMM kernels.
 #include "opdev/sim/cube_ops.h"
 
+#include "lane_convert.h"
+
 #include "opdev/support/half.h"
 
 #include <algorithm>
@@ -27,13 +29,23 @@ inline float DecodeF(DType t, const uint8_t* p) {
 // Decodes n contiguous elements of dtype t into floats.
 void DecodeRunF(DType t, const uint8_t* p, size_t n, float* out, size_t stride) {
   switch (t) {
-    case DType::kFloat16:
-      for (size_t i = 0; i < n; ++i) {
-        uint16_t h;
-        std::memcpy(&h, p + 2 * i, 2);
-        out[i * stride] = HalfToFloat(h);
+    case DType::kFloat16: {
+      // Through the block converter (HalfToFloat's bits, NaN payloads included), in pieces.
+      constexpr size_t kPiece = 256;
+      alignas(64) uint16_t h[kPiece];
+      alignas(64) float f[kPiece];
+      for (size_t i0 = 0; i0 < n; i0 += kPiece) {
+        const size_t m = std::min(kPiece, n - i0);
+        std::memcpy(h, p + 2 * i0, 2 * m);
+        if (stride == 1) {
+          F32FromHalvesN(h, out + i0, static_cast<int64_t>(m));
+          continue;
+        }
+        F32FromHalvesN(h, f, static_cast<int64_t>(m));
+        for (size_t i = 0; i < m; ++i) out[(i0 + i) * stride] = f[i];
       }
       return;
+    }
     case DType::kBFloat16:
       for (size_t i = 0; i < n; ++i) {
         uint16_t h;
@@ -115,6 +127,29 @@ inline void CopySmall(uint8_t* d, const uint8_t* s, size_t n) {
     default: std::memcpy(d, s, n);
   }
 }
+
+// A window whose every run is one element of T: bytes and written flags element by element,
+// each inside both buffers or skipped (the general loop's rule).
+template <typename T>
+void CopyElements(SpaceBuffer& db, const SpaceBuffer& sb, const std::vector<uint64_t>& dro,
+                  const std::vector<uint64_t>& sro, const std::vector<uint64_t>& dco,
+                  const std::vector<uint64_t>& sco) {
+  const uint64_t dsize = db.bytes.size(), ssize = sb.bytes.size();
+  uint8_t* const dbytes = db.bytes.data();
+  uint8_t* const dwritten = db.written.data();
+  const uint8_t* const sbytes = sb.bytes.data();
+  const uint8_t* const swritten = sb.written.data();
+  for (size_t r = 0; r < dro.size(); ++r)
+    for (size_t c = 0; c < dco.size(); ++c) {
+      const uint64_t doff = dro[r] + dco[c], soff = sro[r] + sco[c];
+      if (doff + sizeof(T) > dsize || soff + sizeof(T) > ssize) continue;
+      T v, w;  // through a register, as CopySmall: source and destination may be one buffer
+      std::memcpy(&v, sbytes + soff, sizeof(T));
+      std::memcpy(&w, swritten + soff, sizeof(T));
+      std::memcpy(dbytes + doff, &v, sizeof(T));
+      std::memcpy(dwritten + doff, &w, sizeof(T));
+    }
+}
 }  // namespace
 
 void CopyWindow(CoreMemory& mem, Tile& dst, int64_t dr, int64_t dc, const Tile& src, int64_t sr,
@@ -147,12 +182,29 @@ void CopyWindow(CoreMemory& dmem, Tile& dst, int64_t dr, int64_t dc, const CoreM
     segs.emplace_back(c, run);
     c += run;
   }
+  // The pages of the window's bounding byte range are marked once (Touch may over-approximate:
+  // a marked page is only reset, see SpaceBuffer::dirty_pages), not once per run.
+  {
+    const auto [rlo, rhi] = std::minmax_element(dro.begin(), dro.end());
+    uint64_t clo = UINT64_MAX, chi = 0;
+    for (const auto& [c, run] : segs) {
+      clo = std::min(clo, dco[c]);
+      chi = std::max<uint64_t>(chi, dco[c] + run * des);
+    }
+    db.Touch(std::min<uint64_t>(*rlo + clo, db.bytes.size()), std::min<uint64_t>(*rhi + chi, db.bytes.size()));
+  }
+  if (same && segs.size() == static_cast<size_t>(cols)) {  // runs of one element (a ZN side)
+    switch (des) {
+      case 2: CopyElements<uint16_t>(db, sb, dro, sro, dco, sco); return;
+      case 4: CopyElements<uint32_t>(db, sb, dro, sro, dco, sco); return;
+      default: break;
+    }
+  }
   for (int64_t r = 0; r < rows; ++r) {
     for (const auto& [c, run] : segs) {
       const uint64_t doff = dro[r] + dco[c];
       const uint64_t soff = sro[r] + sco[c];
       if (doff + run * des <= db.bytes.size() && soff + run * ses <= sb.bytes.size()) {
-        db.Touch(doff, doff + run * des);
         if (same) {
           CopySmall(db.bytes.data() + doff, sb.bytes.data() + soff, run * des);
           CopySmall(db.written.data() + doff, sb.written.data() + soff, run * des);
