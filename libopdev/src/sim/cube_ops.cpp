@@ -2,8 +2,6 @@
 // and the GEMM kernels.
 #include "opdev/sim/cube_ops.h"
 
-#include "lane_convert.h"
-
 #include "opdev/support/half.h"
 
 #include <algorithm>
@@ -29,23 +27,13 @@ inline float DecodeF(DType t, const uint8_t* p) {
 // Decodes n contiguous elements of dtype t into floats.
 void DecodeRunF(DType t, const uint8_t* p, size_t n, float* out, size_t stride) {
   switch (t) {
-    case DType::kFloat16: {
-      // Through the block converter (HalfToFloat's bits, NaN payloads included), in pieces.
-      constexpr size_t kPiece = 256;
-      alignas(64) uint16_t h[kPiece];
-      alignas(64) float f[kPiece];
-      for (size_t i0 = 0; i0 < n; i0 += kPiece) {
-        const size_t m = std::min(kPiece, n - i0);
-        std::memcpy(h, p + 2 * i0, 2 * m);
-        if (stride == 1) {
-          F32FromHalvesN(h, out + i0, static_cast<int64_t>(m));
-          continue;
-        }
-        F32FromHalvesN(h, f, static_cast<int64_t>(m));
-        for (size_t i = 0; i < m; ++i) out[(i0 + i) * stride] = f[i];
+    case DType::kFloat16:
+      for (size_t i = 0; i < n; ++i) {
+        uint16_t h;
+        std::memcpy(&h, p + 2 * i, 2);
+        out[i * stride] = HalfToFloat(h);
       }
       return;
-    }
     case DType::kBFloat16:
       for (size_t i = 0; i < n; ++i) {
         uint16_t h;
