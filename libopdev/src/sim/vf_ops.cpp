@@ -687,12 +687,34 @@ uint8_t* PairElem(uint8_t* a, uint8_t* b, int n, int es, int e) {
   return e < n ? a + e * es : b + (e - n) * es;
 }
 
+// ShufflePair's bytes for elements of type T: the pair copied into one array, one pass with
+// the element size known, one copy back.
+template <typename T, typename From>
+void ShuffleTyped(const uint8_t* a, const uint8_t* b, uint8_t* da, uint8_t* db, From from) {
+  constexpr int n = kVRegBytes / static_cast<int>(sizeof(T));
+  T src[2 * n], dst[2 * n];
+  std::memcpy(src, a, kVRegBytes);
+  std::memcpy(src + n, b, kVRegBytes);
+  for (int e = 0; e < 2 * n; ++e) dst[e] = src[from(e, n)];
+  std::memcpy(da, dst, kVRegBytes);
+  std::memcpy(db, dst + n, kVRegBytes);
+}
+
 // Moves element `from(e)` of the source pair to element e of the destination pair for every e
 // (bytes and, when `ua`/`ub` are given, one undefined flag per element).
 template <typename From>
 void ShufflePair(const uint8_t* a, const uint8_t* b, uint8_t* da, uint8_t* db, int es, From from,
                  const uint8_t* ua = nullptr, const uint8_t* ub = nullptr, uint8_t* dua = nullptr,
                  uint8_t* dub = nullptr) {
+  if (!dua) {
+    switch (es) {
+      case 1: ShuffleTyped<uint8_t>(a, b, da, db, from); return;
+      case 2: ShuffleTyped<uint16_t>(a, b, da, db, from); return;
+      case 4: ShuffleTyped<uint32_t>(a, b, da, db, from); return;
+      case 8: ShuffleTyped<uint64_t>(a, b, da, db, from); return;
+      default: break;
+    }
+  }
   const int n = kVRegBytes / es;
   for (int e = 0; e < 2 * n; ++e) {
     const int s = from(e, n);
