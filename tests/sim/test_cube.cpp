@@ -152,7 +152,9 @@ TEST_CASE("cube: transposed loads (order=[1, 0] into ZN Mat tiles), FP32 operand
 }
 
 TEST_CASE("cube: the GEMM kernel keeps the per-element order (blocked == naive, bit for bit)") {
-  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{7, 33, 19}, {64, 64, 64}, {5, 16, 1}, {1, 1, 1}}) {
+  // Shapes cover the 32- and 16-column blocks, the column tail and the row tail.
+  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{7, 33, 19}, {64, 64, 64}, {5, 16, 1}, {1, 1, 1},
+                         {9, 80, 23}, {4, 48, 5}, {6, 31, 7}}) {
     CAPTURE(m, n, k);
     std::vector<float> a(static_cast<size_t>(m * k)), b(static_cast<size_t>(k * n)), c(static_cast<size_t>(m * n));
     uint32_t x = 12345;

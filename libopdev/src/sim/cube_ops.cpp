@@ -2,6 +2,7 @@
 // and the GEMM kernels.
 #include "opdev/sim/cube_ops.h"
 
+#include "opdev/support/cpu_features.h"
 #include "opdev/support/half.h"
 
 #include <algorithm>
@@ -103,6 +104,27 @@ void Gather(const SpaceBuffer& buf, const Tile& t, int64_t rows, int64_t cols, T
       i += run;
     }
   }
+}
+
+// A [rows x cols] window of a tile from its origin: each row's byte address, each column's
+// offset within a row (offsets are separable, Tile::RowOffset) and the row's contiguous runs
+// as (first column, length), which depend on the column only.
+struct WindowOffsets {
+  std::vector<uint64_t> row, col;
+  std::vector<std::pair<int64_t, int64_t>> runs;
+};
+WindowOffsets Offsets(const Tile& t, int64_t rows, int64_t cols) {
+  WindowOffsets w;
+  w.row.resize(static_cast<size_t>(std::max<int64_t>(rows, 0)));
+  w.col.resize(static_cast<size_t>(std::max<int64_t>(cols, 0)));
+  for (int64_t r = 0; r < rows; ++r) w.row[r] = t.addr + t.RowOffset(r);
+  for (int64_t c = 0; c < cols; ++c) w.col[c] = t.ColOffset(c);
+  for (int64_t c = 0; c < cols;) {
+    const int64_t run = t.RowRun(c, cols);
+    w.runs.emplace_back(c, run);
+    c += run;
+  }
+  return w;
 }
 
 // memcpy with the one-element sizes inline (a ZN tile's rows are runs of one element).
@@ -248,11 +270,11 @@ int64_t Matmul(CoreMemory& mem, const MatmulOperands& ops) {
   // Initial values: the accumulator, the bias row or zero.
   if (ops.acc_in) {
     const SpaceBuffer& ab = mem.Get(ops.acc_in->type.space);
+    const WindowOffsets w = Offsets(*ops.acc_in, M, N);
     // The accumulator's definedness is per element: gather it row by row.
     for (int64_t r = 0; r < M; ++r) {
-      for (int64_t c = 0; c < N;) {
-        const int64_t run = ops.acc_in->RowRun(c, N);
-        uint64_t off = ops.acc_in->addr + ops.acc_in->ElementOffset(r, c);
+      for (const auto& [c, run] : w.runs) {
+        const uint64_t off = w.row[r] + w.col[c];
         if (off + run * des > ab.bytes.size()) {
           for (int64_t k = 0; k < run; ++k) out_ok[r * N + c + k] = 0;
         } else {
@@ -261,7 +283,6 @@ int64_t Matmul(CoreMemory& mem, const MatmulOperands& ops) {
           for (int64_t k = 0; k < run; ++k)
             if (!ab.written[off + k * des]) out_ok[r * N + c + k] = 0;
         }
-        c += run;
       }
     }
   } else if (ops.bias) {
@@ -291,10 +312,10 @@ int64_t Matmul(CoreMemory& mem, const MatmulOperands& ops) {
   }
   // Encode into the Acc through its layout.
   int64_t undefined = 0;
+  const WindowOffsets w = Offsets(D, M, N);
   for (int64_t r = 0; r < M; ++r) {
-    for (int64_t c = 0; c < N;) {
-      const int64_t run = D.RowRun(c, N);
-      uint64_t off = D.addr + D.ElementOffset(r, c);
+    for (const auto& [c, run] : w.runs) {
+      const uint64_t off = w.row[r] + w.col[c];
       if (off + run * des <= db.bytes.size()) {
         db.Touch(off, off + run * des);
         if (integer) {
@@ -310,7 +331,6 @@ int64_t Matmul(CoreMemory& mem, const MatmulOperands& ops) {
           std::memset(db.written.data() + off + i * des, ok ? 1 : 0, des);
         }
       }
-      c += run;
     }
   }
   return undefined;
@@ -318,35 +338,48 @@ int64_t Matmul(CoreMemory& mem, const MatmulOperands& ops) {
 
 // ---- GEMM kernels -------------------------------------------------------------------------
 //
-// Register-blocked over 4 rows x 16 columns of C; every C element still accumulates over k
+// Register-blocked over 4 rows x NR columns of C; every C element still accumulates over k
 // in ascending order with one rounding per step, so blocking does not change any result.
 
 namespace {
 
-template <bool kExact>
+// C[i, i + 4) x [j, j + NR) += A[i, i + 4) x B[:, j, j + NR), k ascending.
+template <bool kExact, int64_t NR>
+__attribute__((always_inline)) inline void GemmBlock(const float* __restrict a, const float* __restrict b,
+                                                     float* __restrict c, int64_t i, int64_t j, int64_t n,
+                                                     int64_t k) {
+  constexpr int64_t MR = 4;
+  float acc[MR][NR];
+  for (int64_t r = 0; r < MR; ++r)
+    for (int64_t q = 0; q < NR; ++q) acc[r][q] = c[(i + r) * n + j + q];
+  // Fully unrolled, so the accumulators stay in registers across the k loop.
+  for (int64_t p = 0; p < k; ++p) {
+    const float* bp = b + p * n + j;
+#pragma GCC unroll 4
+    for (int64_t r = 0; r < MR; ++r) {
+      const float av = a[(i + r) * k + p];
+#pragma GCC unroll 32
+      for (int64_t q = 0; q < NR; ++q) {
+        if constexpr (kExact) acc[r][q] = acc[r][q] + av * bp[q];
+        else acc[r][q] = std::fma(av, bp[q], acc[r][q]);
+      }
+    }
+  }
+  for (int64_t r = 0; r < MR; ++r)
+    for (int64_t q = 0; q < NR; ++q) c[(i + r) * n + j + q] = acc[r][q];
+}
+
+// Column blocks of kWide first (32 with AVX-512: eight 16-lane accumulators), then of 16.
+template <bool kExact, int64_t kWide>
 __attribute__((always_inline)) inline void GemmF32Impl(const float* __restrict a, const float* __restrict b, float* __restrict c,
                         int64_t m, int64_t n, int64_t k) {
-  constexpr int64_t MR = 4, NR = 16;
+  constexpr int64_t MR = 4;
   int64_t i = 0;
   for (; i + MR <= m; i += MR) {
     int64_t j = 0;
-    for (; j + NR <= n; j += NR) {
-      float acc[MR][NR];
-      for (int64_t r = 0; r < MR; ++r)
-        for (int64_t q = 0; q < NR; ++q) acc[r][q] = c[(i + r) * n + j + q];
-      for (int64_t p = 0; p < k; ++p) {
-        const float* bp = b + p * n + j;
-        for (int64_t r = 0; r < MR; ++r) {
-          const float av = a[(i + r) * k + p];
-          for (int64_t q = 0; q < NR; ++q) {
-            if constexpr (kExact) acc[r][q] = acc[r][q] + av * bp[q];
-            else acc[r][q] = std::fma(av, bp[q], acc[r][q]);
-          }
-        }
-      }
-      for (int64_t r = 0; r < MR; ++r)
-        for (int64_t q = 0; q < NR; ++q) c[(i + r) * n + j + q] = acc[r][q];
-    }
+    if constexpr (kWide > 16)
+      for (; j + kWide <= n; j += kWide) GemmBlock<kExact, kWide>(a, b, c, i, j, n, k);
+    for (; j + 16 <= n; j += 16) GemmBlock<kExact, 16>(a, b, c, i, j, n, k);
     for (; j < n; ++j)
       for (int64_t r = 0; r < MR; ++r) {
         float s = c[(i + r) * n + j];
@@ -370,11 +403,19 @@ __attribute__((always_inline)) inline void GemmF32Impl(const float* __restrict a
 
 __attribute__((target("avx2,fma"))) void GemmExactAvx2(const float* a, const float* b, float* c,
                                                        int64_t m, int64_t n, int64_t k) {
-  GemmF32Impl<true>(a, b, c, m, n, k);
+  GemmF32Impl<true, 16>(a, b, c, m, n, k);
 }
 __attribute__((target("avx2,fma"))) void GemmFmaAvx2(const float* a, const float* b, float* c,
                                                      int64_t m, int64_t n, int64_t k) {
-  GemmF32Impl<false>(a, b, c, m, n, k);
+  GemmF32Impl<false, 16>(a, b, c, m, n, k);
+}
+__attribute__((target("avx2,fma,avx512f,avx512vl"))) void GemmExactAvx512(const float* a, const float* b, float* c,
+                                                                         int64_t m, int64_t n, int64_t k) {
+  GemmF32Impl<true, 32>(a, b, c, m, n, k);
+}
+__attribute__((target("avx2,fma,avx512f,avx512vl"))) void GemmFmaAvx512(const float* a, const float* b, float* c,
+                                                                       int64_t m, int64_t n, int64_t k) {
+  GemmF32Impl<false, 32>(a, b, c, m, n, k);
 }
 
 bool HasAvx2Fma() {
@@ -389,13 +430,18 @@ bool HasAvx2Fma() {
 
 void GemmF32(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k,
              bool exact_products) {
+  if (CpuHasAvx512()) {
+    if (exact_products) GemmExactAvx512(a, b, c, m, n, k);
+    else GemmFmaAvx512(a, b, c, m, n, k);
+    return;
+  }
   if (HasAvx2Fma()) {
     if (exact_products) GemmExactAvx2(a, b, c, m, n, k);
     else GemmFmaAvx2(a, b, c, m, n, k);
     return;
   }
-  if (exact_products) GemmF32Impl<true>(a, b, c, m, n, k);
-  else GemmF32Impl<false>(a, b, c, m, n, k);
+  if (exact_products) GemmF32Impl<true, 16>(a, b, c, m, n, k);
+  else GemmF32Impl<false, 16>(a, b, c, m, n, k);
 }
 
 void GemmI32(const int32_t* a, const int32_t* b, int32_t* c, int64_t m, int64_t n, int64_t k) {
