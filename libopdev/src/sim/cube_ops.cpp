@@ -444,6 +444,27 @@ void GemmF32(const float* a, const float* b, float* c, int64_t m, int64_t n, int
   else GemmF32Impl<false, 16>(a, b, c, m, n, k);
 }
 
+bool GemmF32Variant(int lanes, const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k,
+                    bool exact_products) {
+  switch (lanes) {
+    case 1:
+      if (exact_products) GemmF32Impl<true, 16>(a, b, c, m, n, k);
+      else GemmF32Impl<false, 16>(a, b, c, m, n, k);
+      return true;
+    case 8:
+      if (!HasAvx2Fma()) return false;
+      if (exact_products) GemmExactAvx2(a, b, c, m, n, k);
+      else GemmFmaAvx2(a, b, c, m, n, k);
+      return true;
+    case 16:
+      if (!CpuHasAvx512()) return false;
+      if (exact_products) GemmExactAvx512(a, b, c, m, n, k);
+      else GemmFmaAvx512(a, b, c, m, n, k);
+      return true;
+    default: return false;
+  }
+}
+
 void GemmI32(const int32_t* a, const int32_t* b, int32_t* c, int64_t m, int64_t n, int64_t k) {
   for (int64_t i = 0; i < m; ++i)
     for (int64_t p = 0; p < k; ++p) {

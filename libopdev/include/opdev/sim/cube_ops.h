@@ -50,6 +50,11 @@ int64_t Matmul(CoreMemory& mem, const MatmulOperands& ops);
 // fused one; otherwise each step is std::fma. Exposed for the benchmark and tests.
 void GemmF32(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k,
              bool exact_products);
+// One GEMM variant by its vector width in floats (1: the portable loops, 8: AVX2 + FMA, 16:
+// AVX-512), whatever GemmF32 chose (tests). False, with nothing written, when the CPU lacks
+// its instructions.
+bool GemmF32Variant(int lanes, const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k,
+                    bool exact_products);
 // INT8 x INT8 -> INT32 (wrapping as the 32-bit hardware accumulator).
 void GemmI32(const int32_t* a, const int32_t* b, int32_t* c, int64_t m, int64_t n, int64_t k);
 
