@@ -56,8 +56,9 @@ def main():
             line = text[v["line"] - 1] if v["line"] <= len(text) else ""
             if "pl." not in line:
                 failures.append("%s: line %d is not a pl.* statement: %r" % (key, v["line"], line))
-            if ("def %s(" % name) not in "\n".join(text):
-                failures.append("%s: no test function %s" % (key, name))
+            func = name.split("[", 1)[0]  # a parametrised test: NAME[params]
+            if ("def %s(" % func) not in "\n".join(text):
+                failures.append("%s: no test function %s" % (key, func))
     for f in failures:
         print("FAIL", f)
     print("%d verdicts checked%s" % (len(verdicts), "" if mirror and os.path.isdir(mirror) else " (no mirror: lines not checked)"))
