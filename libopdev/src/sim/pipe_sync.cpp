@@ -118,18 +118,8 @@ void PipeState::Split(SegMap& m, uint64_t at) {
   }
 }
 
-PipeState::SegMap::iterator PipeState::LowerBound(size_t s, uint64_t begin) {
-  SegMap& m = spaces_[s];
-  const Finger& f = fingers_[s];
-  if (f.map == &m && (f.it == m.end() || f.it->first >= begin) &&
-      (f.it == m.begin() || std::prev(f.it)->first < begin))
-    return f.it;
-  return m.lower_bound(begin);
-}
-
 void PipeState::Forget(MemSpace space, uint64_t begin, uint64_t end) {
   SegMap& m = spaces_[static_cast<size_t>(space)];
-  fingers_[static_cast<size_t>(space)].map = nullptr;
   if (begin >= end || m.empty()) return;
   Split(m, begin);
   Split(m, end);
@@ -142,7 +132,7 @@ std::optional<PipeConflict> PipeState::Access(MemSpace space, uint64_t begin, ui
   SegMap& m = spaces_[static_cast<size_t>(space)];
   // Most register accesses hit a run recorded by an earlier access of the same bytes: then
   // there is nothing to split or fill.
-  auto first = LowerBound(static_cast<size_t>(space), begin);
+  auto first = m.lower_bound(begin);
   if (first == m.end() || first->first != begin || first->second.end != end) {
     Split(m, begin);
     Split(m, end);
@@ -210,8 +200,6 @@ std::optional<PipeConflict> PipeState::Access(MemSpace space, uint64_t begin, ui
       s = n;
     }
   }
-  fingers_[static_cast<size_t>(space)].map = &m;  // s: the first run at or after `end`
-  fingers_[static_cast<size_t>(space)].it = s;
   return found;
 }
 

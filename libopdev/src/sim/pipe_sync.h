@@ -104,29 +104,6 @@ class PipeState {
   using SegMap = std::map<uint64_t, Seg>;
   static void Split(SegMap& m, uint64_t at);
 
-  // Where the last Access of a space ended: the first run at or after its `end`, which is
-  // where the next access of a loop over consecutive bytes starts. Valid only for the map it
-  // was taken in (`map`); copying or moving a PipeState drops it on both sides, and Forget
-  // drops it, so it never outlives its node.
-  struct Finger {
-    const SegMap* map = nullptr;
-    SegMap::iterator it;
-    Finger() = default;
-    Finger(const Finger&) {}
-    Finger(Finger&& o) noexcept { o.map = nullptr; }
-    Finger& operator=(const Finger&) {
-      map = nullptr;
-      return *this;
-    }
-    Finger& operator=(Finger&& o) noexcept {
-      map = nullptr;
-      o.map = nullptr;
-      return *this;
-    }
-  };
-  // lower_bound(begin) of space `s`, through its finger when that is the answer.
-  SegMap::iterator LowerBound(size_t s, uint64_t begin);
-
   size_t base_ = 0;
   size_t width_ = kNumPipes;
   std::array<uint32_t, kNumPipes> issued_{};
@@ -139,7 +116,6 @@ class PipeState {
   std::map<std::pair<int64_t, int>, PipeClock> unlocks_;  // (id, pipe) -> last unlock's clock
   std::map<uint64_t, PipeClock> unit_m_, unit_fix_;       // by Acc address
   std::array<SegMap, 10> spaces_;                          // by MemSpace
-  std::array<Finger, 10> fingers_;                         // by MemSpace
 };
 
 }  // namespace opdev::sim
