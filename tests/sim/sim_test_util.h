@@ -1,9 +1,11 @@
 // Helpers shared by the simulator tests: deterministic inputs, double-precision references,
-// running a test kernel from tests/data/sim and planting defects in kernel text.
+// running a test kernel from tests/data/sim, planting defects in kernel text, and tiles
+// described directly for the memory-model tests.
 #pragma once
 
 #include "opdev/precision/tensor.h"
 #include "opdev/sim/simulator.h"
+#include "opdev/sim/tile.h"
 
 #include <catch2/catch.hpp>
 
@@ -11,10 +13,29 @@
 
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace simtest {
+
+// A tile of [r, c] `dt` elements at byte `addr` of `space`, its valid window the whole shape
+// (no layout: the space's default).
+inline opdev::sim::Tile MakeTile(int64_t r, int64_t c, opdev::DType dt, uint64_t addr,
+                                 std::optional<opdev::sim::Layout> layout = std::nullopt,
+                                 opdev::MemSpace space = opdev::MemSpace::kVec) {
+  opdev::sim::Tile t;
+  t.type.shape = {r, c};
+  t.type.dtype = dt;
+  t.type.space = space;
+  t.type.layout = layout;
+  t.addr = addr;
+  t.size = t.type.Bytes();
+  t.valid_rows = r;
+  t.valid_cols = c;
+  t.name = "t";
+  return t;
+}
 
 inline std::string DataPath(const std::string& name) {
   return std::string(OPDEV_SOURCE_DIR) + "/tests/data/sim/" + name;

@@ -242,20 +242,8 @@ TEST_CASE("cube: CopyWindow equals the per-element copy (ZN runs of one element,
     for (MemSpace to : {MemSpace::kRight, MemSpace::kLeft, MemSpace::kMat}) {
       DYNAMIC_SECTION(DTypeName(dt) << " -> space " << static_cast<int>(to)) {
         sim::CoreMemory mem(Target::kA5);
-        auto make = [&](MemSpace sp, uint64_t addr, int64_t r, int64_t c) {
-          sim::Tile t;
-          t.type.shape = {r, c};
-          t.type.dtype = dt;
-          t.type.space = sp;
-          t.addr = addr;
-          t.size = t.type.Bytes();
-          t.valid_rows = r;
-          t.valid_cols = c;
-          t.name = "t";
-          return t;
-        };
-        sim::Tile src = make(MemSpace::kMat, 0, 64, 64);
-        sim::Tile dst = make(to, to == MemSpace::kMat ? 32768 : 0, 48, 48);
+        sim::Tile src = simtest::MakeTile(64, 64, dt, 0, std::nullopt, MemSpace::kMat);
+        sim::Tile dst = simtest::MakeTile(48, 48, dt, to == MemSpace::kMat ? 32768 : 0, std::nullopt, to);
         sim::SpaceBuffer& sb = mem.Get(MemSpace::kMat);
         const size_t es = DTypeSize(dt);
         for (int64_t r = 0; r < 64; ++r)

@@ -3,6 +3,7 @@
 #include "opdev/sim/data_movement.h"
 #include "opdev/sim/hazards.h"
 #include "opdev/sim/tile_ops.h"
+#include "sim_test_util.h"
 
 #include <catch2/catch.hpp>
 
@@ -13,20 +14,7 @@ using namespace opdev::sim;
 
 namespace {
 
-Tile MakeTile(int64_t r, int64_t c, DType dt, uint64_t addr, std::optional<Layout> layout = std::nullopt,
-              MemSpace space = MemSpace::kVec) {
-  Tile t;
-  t.type.shape = {r, c};
-  t.type.dtype = dt;
-  t.type.space = space;
-  t.type.layout = layout;
-  t.addr = addr;
-  t.size = t.type.Bytes();
-  t.valid_rows = r;
-  t.valid_cols = c;
-  t.name.assign(1, 't');
-  return t;
-}
+using simtest::MakeTile;
 
 bool HasCode(const std::vector<Issue>& v, std::string_view code) {
   for (const auto& i : v)

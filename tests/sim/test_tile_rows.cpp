@@ -7,6 +7,7 @@
 #include "opdev/sim/hazards.h"
 #include "opdev/sim/tile_ops.h"
 #include "opdev/support/half.h"
+#include "sim_test_util.h"
 
 #include <catch2/catch.hpp>
 
@@ -21,19 +22,7 @@ using namespace opdev::sim;
 
 namespace {
 
-Tile Make(int64_t r, int64_t c, DType dt, uint64_t addr, Layout layout) {
-  Tile t;
-  t.type.shape = {r, c};
-  t.type.dtype = dt;
-  t.type.space = MemSpace::kVec;
-  t.type.layout = layout;
-  t.addr = addr;
-  t.size = t.type.Bytes();
-  t.valid_rows = r;
-  t.valid_cols = c;
-  t.name = "t";
-  return t;
-}
+Tile Make(int64_t r, int64_t c, DType dt, uint64_t addr, Layout layout) { return simtest::MakeTile(r, c, dt, addr, layout); }
 
 // Element bits of a deterministic pattern: ordinary values, and for `special` indices zeros,
 // subnormals, Inf and NaN payloads of the dtype.
