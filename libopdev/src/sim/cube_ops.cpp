@@ -58,6 +58,27 @@ void DecodeRunI(DType t, const uint8_t* p, size_t n, int32_t* out, size_t stride
   for (size_t i = 0; i < n; ++i) out[i * stride] = static_cast<int32_t>(LoadScalar(t, p + es * i));
 }
 
+// A [rows x cols] window of a tile at (r0, c0): each row's byte address, each column's offset
+// within a row (offsets are separable, Tile::RowOffset) and the window's contiguous row runs as
+// (first column, length), which depend on the column only.
+struct WindowOffsets {
+  std::vector<uint64_t> row, col;
+  std::vector<std::pair<int64_t, int64_t>> runs;
+};
+WindowOffsets Offsets(const Tile& t, int64_t r0, int64_t c0, int64_t rows, int64_t cols) {
+  WindowOffsets w;
+  w.row.resize(static_cast<size_t>(std::max<int64_t>(rows, 0)));
+  w.col.resize(static_cast<size_t>(std::max<int64_t>(cols, 0)));
+  for (int64_t r = 0; r < rows; ++r) w.row[r] = t.addr + t.RowOffset(r0 + r);
+  for (int64_t c = 0; c < cols; ++c) w.col[c] = t.ColOffset(c0 + c);
+  for (int64_t c = 0; c < cols;) {
+    const int64_t run = t.RowRun(c0 + c, c0 + cols);
+    w.runs.emplace_back(c, run);
+    c += run;
+  }
+  return w;
+}
+
 // Reads a tile window [rows x cols] into a row-major array (float or int32) and clears
 // row_ok[r] / col_ok[c] for any element never written. Walks the layout's contiguous runs
 // (along rows for ND/NZ/ZZ, along columns for DN/ZN/NN).
@@ -68,9 +89,8 @@ void Gather(const SpaceBuffer& buf, const Tile& t, int64_t rows, int64_t cols, T
   const DType dt = t.type.dtype;
   if (row_ok) row_ok->assign(static_cast<size_t>(rows), 1);
   if (col_ok) col_ok->assign(static_cast<size_t>(cols), 1);
-  std::vector<uint64_t> ro(static_cast<size_t>(rows)), co(static_cast<size_t>(cols));
-  for (int64_t r = 0; r < rows; ++r) ro[r] = t.addr + t.RowOffset(r);
-  for (int64_t c = 0; c < cols; ++c) co[c] = t.ColOffset(c);
+  const WindowOffsets w = Offsets(t, 0, 0, rows, cols);
+  const std::vector<uint64_t>&ro = w.row, &co = w.col;
   const bool by_col = t.ColumnMajorInside();
   const int64_t outer_n = by_col ? cols : rows, inner_n = by_col ? rows : cols;
   for (int64_t o = 0; o < outer_n; ++o) {
@@ -104,27 +124,6 @@ void Gather(const SpaceBuffer& buf, const Tile& t, int64_t rows, int64_t cols, T
       i += run;
     }
   }
-}
-
-// A [rows x cols] window of a tile from its origin: each row's byte address, each column's
-// offset within a row (offsets are separable, Tile::RowOffset) and the row's contiguous runs
-// as (first column, length), which depend on the column only.
-struct WindowOffsets {
-  std::vector<uint64_t> row, col;
-  std::vector<std::pair<int64_t, int64_t>> runs;
-};
-WindowOffsets Offsets(const Tile& t, int64_t rows, int64_t cols) {
-  WindowOffsets w;
-  w.row.resize(static_cast<size_t>(std::max<int64_t>(rows, 0)));
-  w.col.resize(static_cast<size_t>(std::max<int64_t>(cols, 0)));
-  for (int64_t r = 0; r < rows; ++r) w.row[r] = t.addr + t.RowOffset(r);
-  for (int64_t c = 0; c < cols; ++c) w.col[c] = t.ColOffset(c);
-  for (int64_t c = 0; c < cols;) {
-    const int64_t run = t.RowRun(c, cols);
-    w.runs.emplace_back(c, run);
-    c += run;
-  }
-  return w;
 }
 
 // memcpy with the one-element sizes inline (a ZN tile's rows are runs of one element).
@@ -174,19 +173,10 @@ void CopyWindow(CoreMemory& dmem, Tile& dst, int64_t dr, int64_t dc, const CoreM
   const size_t des = dst.elem_size(), ses = src.elem_size();
   const bool same = dst.type.dtype == src.type.dtype;
   if (rows <= 0 || cols <= 0) return;
-  // Offsets are separable (RowOffset + ColOffset) and a row's contiguous runs depend on the
-  // column only, so both are computed once per window instead of per element.
-  std::vector<uint64_t> dro(static_cast<size_t>(rows)), sro(static_cast<size_t>(rows));
-  std::vector<uint64_t> dco(static_cast<size_t>(cols)), sco(static_cast<size_t>(cols));
-  for (int64_t r = 0; r < rows; ++r) {
-    dro[r] = dst.addr + dst.RowOffset(dr + r);
-    sro[r] = src.addr + src.RowOffset(sr + r);
-  }
-  for (int64_t c = 0; c < cols; ++c) {
-    dco[c] = dst.ColOffset(dc + c);
-    sco[c] = src.ColOffset(sc + c);
-  }
-  std::vector<std::pair<int64_t, int64_t>> segs;  // (first column, run)
+  // Offsets and runs are computed once per window instead of per element.
+  const WindowOffsets dw = Offsets(dst, dr, dc, rows, cols), sw = Offsets(src, sr, sc, rows, cols);
+  const std::vector<uint64_t>&dro = dw.row, &dco = dw.col, &sro = sw.row, &sco = sw.col;
+  std::vector<std::pair<int64_t, int64_t>> segs;  // (first column, run): contiguous on both sides
   for (int64_t c = 0; c < cols;) {
     const int64_t run = std::min(dst.RowRun(dc + c, dc + cols), src.RowRun(sc + c, sc + cols));
     segs.emplace_back(c, run);
@@ -270,7 +260,7 @@ int64_t Matmul(CoreMemory& mem, const MatmulOperands& ops) {
   // Initial values: the accumulator, the bias row or zero.
   if (ops.acc_in) {
     const SpaceBuffer& ab = mem.Get(ops.acc_in->type.space);
-    const WindowOffsets w = Offsets(*ops.acc_in, M, N);
+    const WindowOffsets w = Offsets(*ops.acc_in, 0, 0, M, N);
     // The accumulator's definedness is per element: gather it row by row.
     for (int64_t r = 0; r < M; ++r) {
       for (const auto& [c, run] : w.runs) {
@@ -312,7 +302,7 @@ int64_t Matmul(CoreMemory& mem, const MatmulOperands& ops) {
   }
   // Encode into the Acc through its layout.
   int64_t undefined = 0;
-  const WindowOffsets w = Offsets(D, M, N);
+  const WindowOffsets w = Offsets(D, 0, 0, M, N);
   for (int64_t r = 0; r < M; ++r) {
     for (const auto& [c, run] : w.runs) {
       const uint64_t off = w.row[r] + w.col[c];
