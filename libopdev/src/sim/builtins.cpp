@@ -31,6 +31,16 @@ BuiltinFn FindBuiltin(const std::string& q) {
   return it == table.end() ? nullptr : it->second;
 }
 
+BoundBuiltin FindBoundBuiltin(const std::string& q) {
+  static const BoundTable table = [] {
+    BoundTable t;
+    RegisterVfBoundBuiltins(t);
+    return t;
+  }();
+  auto it = table.find(q);
+  return it == table.end() ? BoundBuiltin{} : it->second;
+}
+
 bool FindConstant(const std::string& q, Value* out) {
   static const std::set<std::string> enums = {
       "MaskPattern", "CastLayout", "MemorySpace", "MergeMode", "TilePad", "FillPadMode",
@@ -131,6 +141,15 @@ Value MakeReg(const VReg& r) {
 }
 Value MakeMask(const MaskReg& m) {
   return Value::Obj(VK::kMask, std::allocate_shared<MaskReg>(RegPool<MaskReg>(), m));
+}
+
+void PutReg(Value& out, const VReg& r) {
+  if (out.kind == VK::kVReg && out.o.use_count() == 1) out.As<VReg>() = r;
+  else out = MakeReg(r);
+}
+void PutMask(Value& out, const MaskReg& m) {
+  if (out.kind == VK::kMask && out.o.use_count() == 1) out.As<MaskReg>() = m;
+  else out = MakeMask(m);
 }
 
 void Args::Fail(const std::string& msg) const {

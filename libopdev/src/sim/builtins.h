@@ -83,6 +83,10 @@ void RegisterAggregateBuiltins(BuiltinTable& t);  // pl.struct/struct_array/make
 void RegisterSimtBuiltins(BuiltinTable& t);       // pl.simt.* (simt.cpp)
 void RegisterGmViewBuiltins(BuiltinTable& t);  // pl.make_tensor
 void RegisterPipeBuiltins(BuiltinTable& t);  // pl.system.sync_src/dst, mutex_*, bar_*, sync_all, dump_data
+// Bound forms (program.h, FindBoundBuiltin): the register operations of vf.* that a VF body
+// repeats in its loops.
+using BoundTable = std::map<std::string, BoundBuiltin>;
+void RegisterVfBoundBuiltins(BoundTable& t);
 
 // A cross-core set / wait of the running core (builtins_sync.cpp), for pl.system.set_cross_core
 // / wait_cross_core and the events of the pipeline transform (pipeline_stage.h). `pipe`: the
@@ -141,5 +145,9 @@ void FinishCubeCore(Interp& in, CoreContext& core);
 
 Value MakeReg(const VReg& r);  // one copy into pooled storage
 Value MakeMask(const MaskReg& m);
+// The result of a register operation stored in `out`: in the register or mask `out` holds
+// when nothing else shares it (`x = vf.add(x, y, m)` in a VF loop), else as MakeReg / MakeMask.
+void PutReg(Value& out, const VReg& r);
+void PutMask(Value& out, const MaskReg& m);
 
 }  // namespace opdev::sim

@@ -67,6 +67,14 @@ CastLayout LayoutArg(const Args& a) {
   return CastLayout::kZero;
 }
 
+// Whether bound operands are of the kinds listed, in order.
+bool OperandKinds(const Value* const* ops, std::initializer_list<VK> kinds) {
+  size_t i = 0;
+  for (VK k : kinds)
+    if (ops[i++]->kind != k) return false;
+  return true;
+}
+
 void Count(Interp& in, const VReg& r) {
   ++in.stats.vf_ops;
   in.stats.lane_ops += r.Lanes();
@@ -133,6 +141,14 @@ Value CreateMaskFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
 Value UpdateMaskFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   Args a(in, call, pos, kw, "vf.update_mask");
   return MakeMask(vf::UpdateMask(a.Int(0, "scalar"), a.DTypeArg(1, "dtype", DType::kFloat32)));
+}
+
+bool UpdateMaskBound(Interp& in, const XNode& call, const Value* const* ops, Value* out) {
+  if (!OperandKinds(ops, {VK::kInt})) return false;
+  BArgs none;
+  Args a(in, call, none, call.bound_kwargs, "vf.update_mask");
+  PutMask(*out, vf::UpdateMask(ops[0]->i, a.DTypeArg(1, "dtype", DType::kFloat32)));
+  return true;
 }
 
 // load_align into a variable declared as a mask register (load_align.md, mask_tensor mode):
@@ -510,6 +526,30 @@ Value ShuffleFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   return Value::TupleV({MakeReg(d0), MakeReg(d1)});
 }
 
+// The entries of an op share everything after their operands: the general one (BuiltinFn)
+// reads them from its arguments, the bound one (BoundFn, RegisterVfBoundBuiltins) takes the
+// ones of the kinds it needs in place. Both start with RequireVf; keywords go through `a`.
+template <vf::BinOp OP>
+void BinaryOn(const Args& a, const XNode& call, const VReg& x, const Value& yv, const MaskReg& m, Value& out) {
+  Interp& in = a.in();
+  CheckMask(a, m, x.dtype, "an operation on");
+  MergeMode mode = ModeArg(a);
+  CheckRegDtype(a, call, x.dtype);
+  if (yv.IsNumber()) {
+    VReg r = vf::BinaryScalar(OP, x, in.ToDouble(yv, call.line, "scalar"), m);
+    Count(in, r);
+    return PutReg(out, r);
+  }
+  const VReg& y = yv.kind == VK::kVReg ? yv.As<VReg>() : a.Reg(1, "src1");
+  if (y.dtype != x.dtype)
+    in.sink.Report(hazard::kTypeMismatch, call.line,
+                   absl::StrFormat("vf operands are %s and %s", std::string(DTypeName(x.dtype)), std::string(DTypeName(y.dtype))));
+  const VReg* merge = nullptr;
+  VReg r = vf::Binary(OP, x, y, m, mode, merge);
+  Count(in, r);
+  PutReg(out, r);
+}
+
 template <vf::BinOp OP>
 Value VfBinary(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   Args a(in, call, pos, kw, "vf binary op");
@@ -517,22 +557,19 @@ Value VfBinary(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   const VReg& x = a.Reg(0, "src0");
   const Value& yv = a.Req(1, "src1");
   const MaskReg& m = a.Mask(2, "preg");
-  CheckMask(a, m, x.dtype, "an operation on");
-  MergeMode mode = ModeArg(a);
-  CheckRegDtype(a, call, x.dtype);
-  if (yv.IsNumber()) {
-    VReg r = vf::BinaryScalar(OP, x, in.ToDouble(yv, call.line, "scalar"), m);
-    Count(in, r);
-    return MakeReg(std::move(r));
-  }
-  const VReg& y = a.Reg(1, "src1");
-  if (y.dtype != x.dtype)
-    in.sink.Report(hazard::kTypeMismatch, call.line,
-                   absl::StrFormat("vf operands are %s and %s", std::string(DTypeName(x.dtype)), std::string(DTypeName(y.dtype))));
-  const VReg* merge = nullptr;
-  VReg r = vf::Binary(OP, x, y, m, mode, merge);
-  Count(in, r);
-  return MakeReg(std::move(r));
+  Value out;
+  BinaryOn<OP>(a, call, x, yv, m, out);
+  return out;
+}
+
+template <vf::BinOp OP>
+bool VfBinaryBound(Interp& in, const XNode& call, const Value* const* ops, Value* out) {
+  if (!OperandKinds(ops, {VK::kVReg, VK::kVReg, VK::kMask})) return false;
+  BArgs none;
+  Args a(in, call, none, call.bound_kwargs, "vf binary op");
+  RequireVf(a);
+  BinaryOn<OP>(a, call, ops[0]->As<VReg>(), *ops[1], ops[2]->As<MaskReg>(), *out);
+  return true;
 }
 
 template <vf::BinOp OP>
@@ -550,16 +587,47 @@ Value VfScalar(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
 }
 
 template <vf::UnOp OP>
+void UnaryOn(const Args& a, const XNode& call, const VReg& x, const MaskReg& m, Value& out) {
+  CheckMask(a, m, x.dtype, "an operation on");
+  CheckRegDtype(a, call, x.dtype);
+  VReg r = vf::Unary(OP, x, m, ModeArg(a));
+  Count(a.in(), r);
+  PutReg(out, r);
+}
+
+template <vf::UnOp OP>
 Value VfUnary(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   Args a(in, call, pos, kw, "vf unary op");
   RequireVf(a);
   const VReg& x = a.Reg(0, "src");
   const MaskReg& m = a.Mask(1, "preg");
-  CheckMask(a, m, x.dtype, "an operation on");
+  Value out;
+  UnaryOn<OP>(a, call, x, m, out);
+  return out;
+}
+
+template <vf::UnOp OP>
+bool VfUnaryBound(Interp& in, const XNode& call, const Value* const* ops, Value* out) {
+  if (!OperandKinds(ops, {VK::kVReg, VK::kMask})) return false;
+  BArgs none;
+  Args a(in, call, none, call.bound_kwargs, "vf unary op");
+  RequireVf(a);
+  UnaryOn<OP>(a, call, ops[0]->As<VReg>(), ops[1]->As<MaskReg>(), *out);
+  return true;
+}
+
+void ExpSubOn(const Args& a, const XNode& call, const VReg& x, const VReg& y, const MaskReg& m, Value& out) {
+  Interp& in = a.in();
+  CheckMask(a, m, x.dtype, "a source of");
   CheckRegDtype(a, call, x.dtype);
-  VReg r = vf::Unary(OP, x, m, ModeArg(a));
+  CheckRegDtype(a, call, y.dtype);
+  if (x.dtype != y.dtype)
+    in.sink.Report(hazard::kTypeMismatch, call.line,
+                   absl::StrFormat("vf.exp_sub sources are %s and %s", std::string(DTypeName(x.dtype)), std::string(DTypeName(y.dtype))));
+  const DType to = a.DTypeArg(99, "dtype", x.dtype);
+  VReg r = vf::ExpSub(x, y, m, to, LayoutArg(a));
   Count(in, r);
-  return MakeReg(std::move(r));
+  PutReg(out, r);
 }
 
 Value ExpSubFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
@@ -568,24 +636,28 @@ Value ExpSubFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   const VReg& x = a.Reg(0, "src0");
   const VReg& y = a.Reg(1, "src1");
   const MaskReg& m = a.Mask(2, "preg");
-  CheckMask(a, m, x.dtype, "a source of");
-  CheckRegDtype(a, call, x.dtype);
-  CheckRegDtype(a, call, y.dtype);
-  if (x.dtype != y.dtype)
-    in.sink.Report(hazard::kTypeMismatch, call.line,
-                   absl::StrFormat("vf.exp_sub sources are %s and %s", std::string(DTypeName(x.dtype)), std::string(DTypeName(y.dtype))));
-  DType out = a.DTypeArg(99, "dtype", x.dtype);
-  VReg r = vf::ExpSub(x, y, m, out, LayoutArg(a));
-  Count(in, r);
-  return MakeReg(std::move(r));
+  Value out;
+  ExpSubOn(a, call, x, y, m, out);
+  return out;
+}
+
+bool ExpSubBound(Interp& in, const XNode& call, const Value* const* ops, Value* out) {
+  if (!OperandKinds(ops, {VK::kVReg, VK::kVReg, VK::kMask})) return false;
+  BArgs none;
+  Args a(in, call, none, call.bound_kwargs, "vf.exp_sub");
+  RequireVf(a);
+  ExpSubOn(a, call, ops[0]->As<VReg>(), ops[1]->As<VReg>(), ops[2]->As<MaskReg>(), *out);
+  return true;
 }
 
 template <vf::ReduceOp OP>
-Value ReduceFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
-  Args a(in, call, pos, kw, OP == vf::ReduceOp::kSum ? "vf.reduce_sum" : OP == vf::ReduceOp::kMax ? "vf.reduce_max" : "vf.reduce_min");
-  RequireVf(a);
-  const VReg& x = a.Reg(0, "src");
-  const MaskReg& m = a.Mask(1, "preg");
+constexpr const char* ReduceName() {
+  return OP == vf::ReduceOp::kSum ? "vf.reduce_sum" : OP == vf::ReduceOp::kMax ? "vf.reduce_max" : "vf.reduce_min";
+}
+
+template <vf::ReduceOp OP>
+void ReduceOn(const Args& a, const XNode& call, const VReg& x, const MaskReg& m, Value& out) {
+  Interp& in = a.in();
   CheckMask(a, m, x.dtype, "a reduction over");
   CheckRegDtype(a, call, x.dtype);
   if (const Value* d = a.Get(2, "datablock"); d && in.Truthy(*d))
@@ -596,7 +668,28 @@ Value ReduceFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
                    std::string(a.fname()) + " combines active lanes loaded from on-chip bytes never written in "
                    "this run (the mask admits padding or stale lanes); its result is undefined");
   Count(in, x);
-  return MakeReg(std::move(r));
+  PutReg(out, r);
+}
+
+template <vf::ReduceOp OP>
+Value ReduceFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, ReduceName<OP>());
+  RequireVf(a);
+  const VReg& x = a.Reg(0, "src");
+  const MaskReg& m = a.Mask(1, "preg");
+  Value out;
+  ReduceOn<OP>(a, call, x, m, out);
+  return out;
+}
+
+template <vf::ReduceOp OP>
+bool ReduceBound(Interp& in, const XNode& call, const Value* const* ops, Value* out) {
+  if (!OperandKinds(ops, {VK::kVReg, VK::kMask})) return false;
+  BArgs none;
+  Args a(in, call, none, call.bound_kwargs, ReduceName<OP>());
+  RequireVf(a);
+  ReduceOn<OP>(a, call, ops[0]->As<VReg>(), ops[1]->As<MaskReg>(), *out);
+  return true;
 }
 
 Value FullFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
@@ -697,11 +790,8 @@ Value CompareFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   return MakeMask(vf::Compare(OP, x, *y, m));
 }
 
-Value AsTypeFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
-  Args a(in, call, pos, kw, "vf.astype");
-  RequireVf(a);
-  const VReg& x = a.Reg(0, "src");
-  const MaskReg& m = a.Mask(1, "preg");
+void AsTypeOn(const Args& a, const XNode& call, const VReg& x, const MaskReg& m, Value& out) {
+  Interp& in = a.in();
   const Value* dv = a.Get(2, "dtype");
   if (!dv || dv->kind != VK::kDType) a.Fail("dtype= is required");
   CheckMask(a, m, x.dtype, "the source of");
@@ -710,7 +800,26 @@ Value AsTypeFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
     in.Fail(hazard::kUnsupported, call.line, "vf.astype round_mode=" + rm + " to an integer type is not simulated");
   VReg r = vf::AsType(x, m, dv->dtype(), LayoutArg(a));
   Count(in, r);
-  return MakeReg(std::move(r));
+  PutReg(out, r);
+}
+
+Value AsTypeFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "vf.astype");
+  RequireVf(a);
+  const VReg& x = a.Reg(0, "src");
+  const MaskReg& m = a.Mask(1, "preg");
+  Value out;
+  AsTypeOn(a, call, x, m, out);
+  return out;
+}
+
+bool AsTypeBound(Interp& in, const XNode& call, const Value* const* ops, Value* out) {
+  if (!OperandKinds(ops, {VK::kVReg, VK::kMask})) return false;
+  BArgs none;
+  Args a(in, call, none, call.bound_kwargs, "vf.astype");
+  RequireVf(a);
+  AsTypeOn(a, call, ops[0]->As<VReg>(), ops[1]->As<MaskReg>(), *out);
+  return true;
 }
 
 // The alignment tracker of an unaligned store chain (store_unalign.md): the bytes of the last
@@ -936,6 +1045,30 @@ void RegisterVfBuiltins(BuiltinTable& t) {
   t["vf.ge"] = CompareFn<vf::CmpOp::kGe>;
   t["vf.astype"] = AsTypeFn;
   t["vf.mem_bar"] = MemBar;
+}
+
+void RegisterVfBoundBuiltins(BoundTable& t) {
+  auto binary = [&](const char* name, BoundFn fn) { t[name] = BoundBuiltin{fn, 3, {"mode"}}; };
+  binary("vf.add", VfBinaryBound<vf::BinOp::kAdd>);
+  binary("vf.sub", VfBinaryBound<vf::BinOp::kSub>);
+  binary("vf.mul", VfBinaryBound<vf::BinOp::kMul>);
+  binary("vf.div", VfBinaryBound<vf::BinOp::kDiv>);
+  binary("vf.max", VfBinaryBound<vf::BinOp::kMax>);
+  binary("vf.min", VfBinaryBound<vf::BinOp::kMin>);
+  auto unary = [&](const char* name, BoundFn fn) { t[name] = BoundBuiltin{fn, 2, {"mode"}}; };
+  unary("vf.exp", VfUnaryBound<vf::UnOp::kExp>);
+  unary("vf.ln", VfUnaryBound<vf::UnOp::kLn>);
+  unary("vf.log", VfUnaryBound<vf::UnOp::kLn>);
+  unary("vf.sqrt", VfUnaryBound<vf::UnOp::kSqrt>);
+  unary("vf.abs", VfUnaryBound<vf::UnOp::kAbs>);
+  unary("vf.neg", VfUnaryBound<vf::UnOp::kNeg>);
+  unary("vf.relu", VfUnaryBound<vf::UnOp::kRelu>);
+  t["vf.exp_sub"] = BoundBuiltin{ExpSubBound, 3, {"dtype", "layout"}};
+  t["vf.reduce_sum"] = BoundBuiltin{ReduceBound<vf::ReduceOp::kSum>, 2, {"datablock"}};
+  t["vf.reduce_max"] = BoundBuiltin{ReduceBound<vf::ReduceOp::kMax>, 2, {"datablock"}};
+  t["vf.reduce_min"] = BoundBuiltin{ReduceBound<vf::ReduceOp::kMin>, 2, {"datablock"}};
+  t["vf.astype"] = BoundBuiltin{AsTypeBound, 2, {"dtype", "layout", "round_mode"}};
+  t["vf.update_mask"] = BoundBuiltin{UpdateMaskBound, 1, {"dtype"}};
 }
 
 }  // namespace opdev::sim

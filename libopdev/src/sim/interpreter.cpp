@@ -246,24 +246,35 @@ Value Interp::Eval(const XNode& n, Frame& fr) {
   Fail(hazard::kUnsupported, n.line, "expression");
 }
 
+// The argument vectors of the call being evaluated: reused per call depth (their capacity
+// survives the call), so a call allocates nothing for its arguments.
+struct Interp::CallScope {
+  Interp& in;
+  CallScratch& cs;
+  CallScope(Interp& in, int line) : in(in), cs(Acquire(in)) {
+    ++in.call_depth_;
+    ++in.calls_;
+    in.CheckStack(line);
+  }
+  ~CallScope() {
+    cs.args.clear();
+    cs.kw.clear();
+    --in.call_depth_;
+  }
+  static CallScratch& Acquire(Interp& in) {
+    if (in.call_depth_ == in.call_scratch_.size()) in.call_scratch_.push_back(std::make_unique<CallScratch>());
+    return *in.call_scratch_[in.call_depth_];
+  }
+};
+
 Value Interp::EvalCall(const XNode& n, Frame& fr) {
-  // Argument vectors are reused per call depth (their capacity survives the call), so a call
-  // allocates nothing for its arguments.
-  if (call_depth_ == call_scratch_.size()) call_scratch_.push_back(std::make_unique<CallScratch>());
-  CallScratch& cs = *call_scratch_[call_depth_];
-  struct Release {
-    Interp& in;
-    CallScratch& cs;
-    ~Release() {
-      cs.args.clear();
-      cs.kw.clear();
-      --in.call_depth_;
-    }
-  } release{*this, cs};
-  ++call_depth_;
-  ++calls_;
-  CheckStack(n.line);
-  std::vector<Value>& args = cs.args;
+  if (n.bound) {
+    Value out;
+    CallBound(n, fr, out);
+    return out;
+  }
+  CallScope scope(*this, n.line);
+  std::vector<Value>& args = scope.cs.args;
   for (const auto& x : n.items) {
     // Locals and constants (most arguments: registers, masks, tiles) are copied into place
     // instead of through a temporary.
@@ -278,7 +289,7 @@ Value Interp::EvalCall(const XNode& n, Frame& fr) {
       args.push_back(Eval(*x, fr));
     }
   }
-  Kwargs& kw = cs.kw;
+  Kwargs& kw = scope.cs.kw;
   for (const auto& [k, x] : n.kwargs) {
     if (x->kind == XK::kConst) kw.emplace_back(k, x->constant);  // dtype=, layout=, ...: constants
     else kw.emplace_back(k, Eval(*x, fr));
@@ -295,6 +306,41 @@ Value Interp::EvalCall(const XNode& n, Frame& fr) {
   }
   Value callee = Eval(*n.a, fr);
   return CallValue(callee, args, kw, n);
+}
+
+// A builtin call bound at lowering (XNode::bound): locals and constants reach it in place, an
+// operand of any other form is evaluated into the call's scratch; the operands are evaluated
+// in order, as in the general path. When the bound form declines, the general entry runs on
+// copies of the same operands. The result goes to `out` (value.h, BoundFn).
+void Interp::CallBound(const XNode& n, Frame& fr, Value& out) {
+  CallScope scope(*this, n.line);
+  std::vector<Value>& args = scope.cs.args;
+  const size_t k = n.items.size();
+  const Value* ops[kMaxBoundOperands];
+  args.reserve(k);  // the evaluated operands stay where `ops` points
+  for (size_t i = 0; i < k; ++i) {
+    const XNode& x = *n.items[i];
+    if (x.kind == XK::kLocal) {
+      const Value& v = fr.slots[x.slot];
+      if (v.kind == VK::kUnavailable && v.s.empty())
+        Fail(hazard::kRuntimeError, x.line, "local variable '" + x.name + "' is used before it is assigned");
+      ops[i] = &v;
+    } else if (x.kind == XK::kConst) {
+      ops[i] = &x.constant;
+    } else {
+      args.push_back(Eval(x, fr));
+      ops[i] = &args.back();
+    }
+  }
+  current_line = n.line;
+  if (core && core->mem) core->mem->op_line = n.line;
+  if (n.bound(*this, n, ops, &out)) return;
+  std::vector<Value> ordered;
+  ordered.reserve(k);
+  for (size_t i = 0; i < k; ++i) ordered.push_back(*ops[i]);
+  args = std::move(ordered);
+  for (const auto& [name, x] : n.kwargs) scope.cs.kw.emplace_back(name, x->constant);
+  out = n.a->fn(*this, n, args, scope.cs.kw);
 }
 
 Value Interp::CallValue(const Value& callee, std::vector<Value>& args, Kwargs& kw, const XNode& site) {
@@ -518,6 +564,14 @@ Flow Interp::Exec(const std::vector<SNode>& body, Frame& fr, Value* ret) {
         assign_name = (t0.kind == XK::kLocal || t0.kind == XK::kGlobal) ? std::string_view(t0.name) : std::string_view();
         assign_target = t0.kind == XK::kLocal && s.targets.size() == 1 ? &fr.slots[t0.slot] : nullptr;
         assign_value = s.value.get();
+        if (s.value->bound && s.targets.size() == 1 && t0.kind == XK::kLocal) {
+          // The slot takes the result itself: a register it holds alone is reused (BoundFn).
+          CallBound(*s.value, fr, fr.slots[t0.slot]);
+          assign_name = {};
+          assign_target = nullptr;
+          assign_value = nullptr;
+          break;
+        }
         Value v = Eval(*s.value, fr);
         assign_name = {};
         assign_target = nullptr;

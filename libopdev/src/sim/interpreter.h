@@ -190,6 +190,8 @@ class Interp {
 
  private:
   Value EvalCall(const XNode& n, Frame& fr);
+  void CallBound(const XNode& n, Frame& fr, Value& out);
+  struct CallScope;
   Value Attr(const Value& obj, const std::string& name, int line);
   Value Subscript(const Value& obj, const Value& idx, int line);
   Value BinOp(py::Op op, const Value& a, const Value& b, int line);

@@ -126,6 +126,19 @@ std::unique_ptr<XNode> Make(XK k, int line) {
   return n;
 }
 
+// A call of a builtin with a bound form (program.h, XNode::bound) gets it when it passes the
+// positional operands the form takes and only constant keywords of names it understands; any
+// other call shape keeps the builtin's general entry alone.
+void BindCall(XNode& n) {
+  if (!n.a || n.a->kind != XK::kBuiltinRef || n.a->pipe_spec) return;
+  const BoundBuiltin b = FindBoundBuiltin(n.a->name);
+  if (!b.fn || n.items.size() != b.operands || b.operands > kMaxBoundOperands) return;
+  for (const auto& [k, x] : n.kwargs)
+    if (x->kind != XK::kConst || std::find(b.keywords.begin(), b.keywords.end(), k) == b.keywords.end()) return;
+  for (const auto& [k, x] : n.kwargs) n.bound_kwargs.emplace_back(k, x->constant);
+  n.bound = b.fn;
+}
+
 std::unique_ptr<XNode> LowerQualified(const std::string& q, int line) {
   Value c;
   if (FindConstant(q, &c)) {
@@ -269,6 +282,7 @@ std::unique_ptr<XNode> Lower(const py::Expr& e, Scope& sc) {
       n->a = Lower(*e.func, sc);
       for (const auto& x : e.args) n->items.push_back(Lower(*x, sc));
       for (const auto& kw : e.keywords) n->kwargs.emplace_back(kw.arg, Lower(*kw.value, sc));
+      BindCall(*n);
       return n;
     }
     case py::ExprKind::kBinOp: {

@@ -35,6 +35,10 @@ struct XNode {
   mutable Value* global = nullptr;  // kGlobal cache
   BuiltinFn fn = nullptr;       // kBuiltinRef
   const PipeOpSpec* pipe_spec = nullptr;  // kBuiltinRef: its pipe-model operands (null: none)
+  // kCall of a builtin with a bound form (FindBoundBuiltin) whose positional count it takes and
+  // whose keywords are all constants of names it takes: the bound form and those keywords.
+  BoundFn bound = nullptr;
+  mutable std::vector<std::pair<std::string, Value>> bound_kwargs;
   py::Op op = py::Op::kAdd;     // kBin/kUnary/kBoolOp
   std::vector<py::Op> ops;      // kCompare
   std::unique_ptr<XNode> a, b, c;
@@ -157,6 +161,15 @@ BuiltinFn FindBuiltin(const std::string& qualified);  // "pl.add", "vf.exp_sub",
 // The pipe model's view of a builtin (its pipe and tile operands, from the API catalog;
 // builtins_pipe.cpp), resolved once at lowering; nullptr for one without tile operands.
 const PipeOpSpec* FindPipeOpSpec(const std::string& qualified);
+// The bound form of a builtin (value.h, BoundFn): how many positional operands it takes and
+// the keyword names it understands; fn is nullptr for a builtin without one.
+inline constexpr size_t kMaxBoundOperands = 4;
+struct BoundBuiltin {
+  BoundFn fn = nullptr;
+  size_t operands = 0;
+  std::vector<std::string_view> keywords;
+};
+BoundBuiltin FindBoundBuiltin(const std::string& qualified);
 // Constants named by a qualified name: dtypes, enum members, layouts ("pl.DT_FP32",
 // "pl.MaskPattern.ALL", "torch.float16", "pl.DN").
 bool FindConstant(const std::string& qualified, Value* out);

@@ -64,6 +64,13 @@ struct Kwarg {
 
 using BuiltinFn = Value (*)(Interp&, const XNode& call, std::vector<Value>& args,
                             std::vector<std::pair<std::string, Value>>& kwargs);
+// A builtin bound at its call site (program.h, XNode::bound): the positional operands by
+// reference, the call's keywords (all constants) kept on the node. It returns false, having
+// done nothing, when an operand is not of the kind it takes; the call then runs through the
+// builtin's BuiltinFn, which reports the problem exactly as it would have. The result goes to
+// *out, which may be the local the call assigns (and one of the operands): a register result
+// reuses the storage of the register *out holds when nothing else shares it (PutReg).
+using BoundFn = bool (*)(Interp&, const XNode& call, const Value* const* ops, Value* out);
 
 struct Value {
   VK kind = VK::kNone;

@@ -1,0 +1,178 @@
+// Bound builtin calls (program.h, XNode::bound): a vf.* register operation written with its
+// operands as positional locals runs through its bound form, the same call with an operand
+// given by keyword through the general entry. Both must observe exactly the same: outputs,
+// hazards with their lines, statistics. A result stored into the register its local held must
+// never change a register another name still shares.
+#include "sim_test_util.h"
+
+#include "opdev/sim/hazards.h"
+#include "opdev/sim/simulator.h"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+using namespace opdev;
+using simtest::HasAt;
+using simtest::LineOf;
+
+namespace {
+
+// `body` runs inside the VF function with x, y (fp32 registers of the inputs), m (ALL fp32),
+// h (the first 40 fp32 lanes) and m16 (ALL fp16); it leaves the results in r (stored to
+// out[0, :64]) and s (out[0, 64:], r unless the body sets s).
+std::string Kernel(const std::string& body, bool keyword_masks = false) {
+  const std::string h = keyword_masks ? "vf.update_mask(scalar=40, dtype=pl.DT_FP32)"
+                                      : "vf.update_mask(40, dtype=pl.DT_FP32)";
+  return "import pypto_pro.language as pl\n"
+         "from pypto_pro.language import Vf as vf\n\n"
+         "@pl.vector_function\n"
+         "def body(tx, ty, to):\n"
+         "    m = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)\n"
+         "    m16 = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP16)\n"
+         "    h = " + h + "\n"
+         "    x = vf.load_align(tx, 0)\n"
+         "    y = vf.load_align(ty, 0)\n" +
+         body + (body.find("    s = ") == std::string::npos ? "    s = r\n" : "") +
+         "    vf.store_align(to, r, m)\n"
+         "    vf.store_align(to + 64, s, m)\n\n"
+         "@pl.jit(auto_mutex=True)\n"
+         "def k(x: pl.Tensor[[1, 64], pl.DT_FP32], y: pl.Tensor[[1, 64], pl.DT_FP32],\n"
+         "      out: pl.Tensor[[1, 128], pl.DT_FP32]):\n"
+         "    tt = pl.TileType(shape=[1, 64], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec)\n"
+         "    ot = pl.TileType(shape=[1, 128], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec)\n"
+         "    gx = pl.make_tile_group(type=tt, addrs=0, mutex_ids=[0])\n"
+         "    gy = pl.make_tile_group(type=tt, addrs=256, mutex_ids=[1])\n"
+         "    go = pl.make_tile_group(type=ot, addrs=512, mutex_ids=[2])\n"
+         "    with pl.section_vector():\n"
+         "        tx = gx.current()\n"
+         "        ty = gy.current()\n"
+         "        to = go.current()\n"
+         "        pl.load(tx, x, [0, 0])\n"
+         "        pl.load(ty, y, [0, 0])\n"
+         "        body(tx, ty, to)\n"
+         "        pl.store(out, to, [0, 0])\n";
+}
+
+std::vector<precision::Tensor> Inputs() {
+  precision::Tensor x = simtest::Random(DType::kFloat32, {1, 64}, -3, 3, 7);
+  precision::Tensor y = simtest::Random(DType::kFloat32, {1, 64}, -2, 2, 8);
+  const float nan = std::nanf("");
+  x.mutable_data_as<float>()[5] = nan;   // a NaN lane
+  y.mutable_data_as<float>()[7] = 0.0f;  // a division by zero
+  return {x, y, *precision::Tensor::Zeros(DType::kFloat32, {1, 128})};
+}
+
+sim::SimResult Run(const std::string& src) {
+  sim::SimOptions o;
+  o.entry = "k";
+  auto r = sim::RunKernelSource(src, "bound.py", Inputs(), o);
+  REQUIRE(r.ok());
+  return *r;
+}
+
+// The observable result of a run: output bytes, hazard text, the statistics.
+std::string Observed(const sim::SimResult& r) {
+  std::string s = r.completed ? "completed\n" : "stopped\n";
+  for (const auto& o : r.outputs) s.append(reinterpret_cast<const char*>(o.tensor.data()), o.tensor.nbytes());
+  s += "\n" + r.hazards.ToText();
+  s += "\nvf_ops=" + std::to_string(r.stats.vf_ops) + " lane_ops=" + std::to_string(r.stats.lane_ops) +
+       " statements=" + std::to_string(r.stats.statements);
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("sim: a bound vf call observes what the general entry observes") {
+  // Each pair: the positional spelling (bound) and the same call with its mask by keyword
+  // (general entry); update_mask is spelled both ways through Kernel's keyword_masks.
+  const std::vector<std::pair<std::string, std::string>> calls = {
+      {"vf.add(x, y, h)", "vf.add(x, y, preg=h)"},
+      {"vf.sub(x, y, h)", "vf.sub(x, y, preg=h)"},
+      {"vf.mul(x, y, h)", "vf.mul(x, y, preg=h)"},
+      {"vf.div(x, y, h)", "vf.div(x, y, preg=h)"},
+      {"vf.max(x, y, h)", "vf.max(x, y, preg=h)"},
+      {"vf.min(y, x, h)", "vf.min(y, x, preg=h)"},
+      {"vf.exp(x, h)", "vf.exp(x, preg=h)"},
+      {"vf.abs(x, h)", "vf.abs(x, preg=h)"},
+      {"vf.relu(x, h)", "vf.relu(x, preg=h)"},
+      {"vf.neg(x, h)", "vf.neg(x, preg=h)"},
+      {"vf.sqrt(x, h)", "vf.sqrt(x, preg=h)"},
+      {"vf.ln(x, h)", "vf.ln(x, preg=h)"},
+      {"vf.reduce_sum(y, h)", "vf.reduce_sum(y, preg=h)"},
+      {"vf.reduce_max(x, h)", "vf.reduce_max(x, preg=h)"},
+      {"vf.reduce_min(y, h)", "vf.reduce_min(y, preg=h)"},
+      {"vf.exp_sub(x, y, h)", "vf.exp_sub(x, y, preg=h)"},
+      {"vf.astype(vf.astype(x, h, dtype=pl.DT_FP16, layout=pl.CastLayout.ZERO), m16, dtype=pl.DT_FP32)",
+       "vf.astype(vf.astype(x, preg=h, dtype=pl.DT_FP16, layout=pl.CastLayout.ZERO), preg=m16, dtype=pl.DT_FP32)"},
+      // Hazards: a mask built for fp16 lanes on an fp32 operation, mixed source dtypes.
+      {"vf.add(x, y, m16)", "vf.add(x, y, preg=m16)"},
+      {"vf.exp_sub(x, vf.astype(y, h, dtype=pl.DT_FP16), h)",
+       "vf.exp_sub(x, vf.astype(y, preg=h, dtype=pl.DT_FP16), preg=h)"},
+      // Nested bound calls, and a loop that keeps assigning one local.
+      {"vf.max(vf.reduce_max(x, h), vf.abs(y, m), m)", "vf.max(vf.reduce_max(x, preg=h), vf.abs(y, preg=m), preg=m)"},
+  };
+  for (const auto& [bound, general] : calls) {
+    INFO(bound);
+    const std::string a = Kernel("    r = " + bound + "\n");
+    const std::string b = Kernel("    r = " + general + "\n", true);
+    auto ra = Run(a);
+    auto rb = Run(b);
+    INFO(ra.hazards.ToText());
+    CHECK(ra.completed);
+    CHECK(ra.stats.vf_ops > 0);
+    CHECK(Observed(ra) == Observed(rb));
+  }
+  const std::string loop = "    r = x\n    for i in pl.range(0, 5):\n        r = vf.add(r, y, h)\n        r = vf.mul(r, x, h)\n";
+  const std::string loop_kw =
+      "    r = x\n    for i in pl.range(0, 5):\n        r = vf.add(r, y, preg=h)\n        r = vf.mul(r, x, preg=h)\n";
+  CHECK(Observed(Run(Kernel(loop))) == Observed(Run(Kernel(loop_kw, true))));
+}
+
+TEST_CASE("sim: a register result never overwrites a register another name shares") {
+  // keep, the tuple and the list share x's first register; r's loop must leave them alone.
+  const std::string src = Kernel(
+      "    keep = x\n"
+      "    pair = (x, y)\n"
+      "    r = x\n"
+      "    for i in pl.range(0, 3):\n"
+      "        r = vf.add(r, r, m)\n"
+      "        x = vf.add(x, y, m)\n"
+      "    s = vf.add(keep, pair[0], m)\n");
+  auto run = Run(src);
+  INFO(run.hazards.ToText());
+  REQUIRE(run.completed);
+  const auto in = Inputs();
+  const auto& out = run.outputs[0].tensor;
+  for (int i = 0; i < 64; ++i) {
+    if (i == 5) continue;  // the NaN lane
+    const double x = in[0].GetDouble(i);
+    CHECK(out.GetDouble(i) == static_cast<float>(static_cast<float>(static_cast<float>(x + x) * 2) * 2));
+    CHECK(out.GetDouble(64 + i) == static_cast<float>(x + x));
+  }
+}
+
+TEST_CASE("sim: a call its bound form declines fails as the general entry says") {
+  // A mask where a register belongs: the bound form declines, the general entry names the
+  // argument; an integer scalar second operand runs the scalar form.
+  const std::string bad = Kernel("    r = vf.add(x, m, m)\n");
+  auto r = Run(bad);
+  INFO(r.hazards.ToText());
+  CHECK_FALSE(r.completed);
+  CHECK(HasAt(r.hazards, sim::hazard::kRuntimeError, LineOf(bad, "vf.add(x, m, m)")));
+  const Diagnostic* d = r.hazards.Find(sim::hazard::kRuntimeError);
+  REQUIRE(d != nullptr);
+  CHECK(d->message == "vf binary op: argument 'src1' must be a vector register, got MaskReg");
+  auto s = Run(Kernel("    r = vf.add(x, 2, h)\n"));
+  INFO(s.hazards.ToText());
+  CHECK(s.completed);
+  CHECK_FALSE(s.hazards.HasErrors());
+  CHECK(s.outputs[0].tensor.GetDouble(0) == static_cast<float>(Inputs()[0].GetDouble(0) + 2));
+  // update_mask with a float count: declined, and the general entry's conversion decides.
+  const std::string f = Kernel("    r = vf.add(x, y, vf.update_mask(4.5, dtype=pl.DT_FP32))\n");
+  auto rf = Run(f);
+  const std::string fk = Kernel("    r = vf.add(x, y, vf.update_mask(scalar=4.5, dtype=pl.DT_FP32))\n", true);
+  CHECK(Observed(rf) == Observed(Run(fk)));
+}
