@@ -460,11 +460,10 @@ Value StoreAlignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   // Active lanes must stay inside the tile.
   const int es = r.ElemBytes();
   int first = -1, last = -1;
-  for (int i = 0; i < r.Lanes(); ++i)
-    if (m.bit[i * es]) {
-      if (first < 0) first = i;
-      last = i;
-    }
+  for (int i = 0; i < r.Lanes() && first < 0; ++i)
+    if (m.bit[i * es]) first = i;
+  for (int i = r.Lanes() - 1; i >= first && first >= 0 && last < 0; --i)
+    if (m.bit[i * es]) last = i;
   // The pipe model sees the bytes of the active lanes (the span from the first to the last).
   if (first >= 0)
     PipeRegisterAccess(in, t, byte + static_cast<uint64_t>(first) * es, byte + static_cast<uint64_t>(last + 1) * es,

@@ -45,6 +45,10 @@ bool IsFloatReg(DType t) {
   return t == DType::kFloat32 || t == DType::kFloat16 || t == DType::kBFloat16;
 }
 
+// No mask byte clear: every lane is active whatever the element width (the ALL masks and
+// update_mask of a full count), so the per-lane flag tests can be skipped.
+bool AllActive(const MaskReg& m) { return std::memchr(m.bit.data(), 0, kVRegBytes) == nullptr; }
+
 // Lanes of a float register as fp32 (exact).
 void ToF32(const VReg& r, float* out) {
   switch (r.dtype) {
@@ -129,15 +133,18 @@ bool AsTypeFloat(const float* x, DType to, const MaskReg& m, int es_from, int es
   } else {
     for (int i = 0; i < n_from; ++i) cv[i] = to == DType::kFloat16 ? FastHalf(x[i]) : FloatToBFloat16(x[i]);
   }
+  const bool all = AllActive(m);
   if (es_to == es_from) {
-    for (int i = 0; i < n_from; ++i) if (m.bit[i * es_from]) out[i] = cv[i];
+    if (all) for (int i = 0; i < n_from; ++i) out[i] = cv[i];
+    else for (int i = 0; i < n_from; ++i) if (m.bit[i * es_from]) out[i] = cv[i];
   } else if (es_to == 2 * es_from) {
     for (int i = 0; i < kOut; ++i) {
       const int s = 2 * i + (off & 1);
-      if (m.bit[s * es_from]) out[i] = cv[s];
+      if (all || m.bit[s * es_from]) out[i] = cv[s];
     }
   } else if (es_from == 2 * es_to) {
-    for (int i = 0; i < n_from; ++i) if (m.bit[i * es_from]) out[2 * i + (off & 1)] = cv[i];
+    if (all) for (int i = 0; i < n_from; ++i) out[2 * i + (off & 1)] = cv[i];
+    else for (int i = 0; i < n_from; ++i) if (m.bit[i * es_from]) out[2 * i + (off & 1)] = cv[i];
   } else {
     return false;
   }
@@ -230,7 +237,8 @@ float ExtremumN(const float* x, const MaskReg& m) {
   constexpr int kEs = kVRegBytes / N;
   constexpr float kInit = MAX ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity();
   alignas(64) float t[N];
-  for (int i = 0; i < N; ++i) t[i] = m.bit[i * kEs] ? x[i] : kInit;
+  if (AllActive(m)) std::memcpy(t, x, sizeof t);
+  else for (int i = 0; i < N; ++i) t[i] = m.bit[i * kEs] ? x[i] : kInit;
   float col[8];
   for (int j = 0; j < 8; ++j) col[j] = kInit;
   for (int i = 0; i < N; i += 8)
@@ -447,10 +455,9 @@ VReg ExpSub(const VReg& a, const VReg& b, const MaskReg& m, DType out_dtype, Cas
     // everywhere in the register model), so every loop below runs over whole words.
     const int off = layout == CastLayout::kOne ? 1 : 0;
     const int sh = 16 * off;
-    alignas(64) uint32_t aw[64], bw[64], mw[64];
+    alignas(64) uint32_t aw[64], bw[64];
     std::memcpy(aw, a.raw.data(), kVRegBytes);
     std::memcpy(bw, b.raw.data(), kVRegBytes);
-    std::memcpy(mw, m.bit.data(), kVRegBytes);
     alignas(64) uint16_t ah[64], bh[64];
     for (int i = 0; i < 64; ++i) {
       ah[i] = static_cast<uint16_t>(aw[i] >> sh);
@@ -461,8 +468,14 @@ VReg ExpSub(const VReg& a, const VReg& b, const MaskReg& m, DType out_dtype, Cas
     F32FromHalvesN(bh, y, 64);
     for (int i = 0; i < 64; ++i) d[i] = x[i] - y[i];
     ExpF32(d, d, 64);
-    for (int i = 0; i < 64; ++i) z[i] = ((mw[i] >> sh) & 0xFFu) != 0 ? d[i] : 0.0f;
-    std::memcpy(r.raw.data(), z, kVRegBytes);
+    if (AllActive(m)) {
+      std::memcpy(r.raw.data(), d, kVRegBytes);
+    } else {
+      alignas(64) uint32_t mw[64];
+      std::memcpy(mw, m.bit.data(), kVRegBytes);
+      for (int i = 0; i < 64; ++i) z[i] = ((mw[i] >> sh) & 0xFFu) != 0 ? d[i] : 0.0f;
+      std::memcpy(r.raw.data(), z, kVRegBytes);
+    }
     r.any_undef = false;
     if (a.any_undef || b.any_undef) {
       for (int i = 0; i < 64; ++i) {
@@ -516,7 +529,7 @@ VReg Reduce(ReduceOp op, const VReg& a, const MaskReg& m) {
     alignas(64) float x[kMaxLanes];
     ToF32(a, x);
     if (op == ReduceOp::kSum) {
-      if (std::memchr(m.bit.data(), 0, kVRegBytes) != nullptr)  // else every lane is active
+      if (!AllActive(m))
         for (int i = 0; i < n; ++i)
           if (!m.bit[i * es]) x[i] = 0.0f;
       for (int w = n / 2; w >= 1; w /= 2)
@@ -830,8 +843,11 @@ VReg LoadBytes(const uint8_t* p, const uint8_t* written, DType dtype) {
 bool StoreBytes(const VReg& r, const MaskReg& m, uint8_t* p, uint8_t* written) {
   const int es = r.ElemBytes(), n = r.Lanes();
   bool undef_stored = false;
-  bool all = true;
-  for (int i = 0; i < n && all; ++i) all = m.bit[i * es] != 0;
+  bool all = AllActive(m);
+  if (!all) {
+    all = true;
+    for (int i = 0; i < n && all; ++i) all = m.bit[i * es] != 0;
+  }
   if (all && !r.any_undef) {
     std::memcpy(p, r.raw.data(), kVRegBytes);
     if (written) std::memset(written, 1, kVRegBytes);
