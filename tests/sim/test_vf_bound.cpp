@@ -95,6 +95,10 @@ TEST_CASE("sim: a bound vf call observes what the general entry observes") {
       {"vf.div(x, y, h)", "vf.div(x, y, preg=h)"},
       {"vf.max(x, y, h)", "vf.max(x, y, preg=h)"},
       {"vf.min(y, x, h)", "vf.min(y, x, preg=h)"},
+      {"vf.adds(x, 1.5, h)", "vf.adds(x, 1.5, preg=h)"},
+      {"vf.muls(x, -3, h)", "vf.muls(x, -3, preg=h)"},
+      {"vf.maxs(x, True, h)", "vf.maxs(x, True, preg=h)"},
+      {"vf.mins(x, 0.25, m16)", "vf.mins(x, 0.25, preg=m16)"},
       {"vf.exp(x, h)", "vf.exp(x, preg=h)"},
       {"vf.abs(x, h)", "vf.abs(x, preg=h)"},
       {"vf.relu(x, h)", "vf.relu(x, preg=h)"},
@@ -111,6 +115,11 @@ TEST_CASE("sim: a bound vf call observes what the general entry observes") {
       {"vf.add(x, y, m16)", "vf.add(x, y, preg=m16)"},
       {"vf.exp_sub(x, vf.astype(y, h, dtype=pl.DT_FP16), h)",
        "vf.exp_sub(x, vf.astype(y, preg=h, dtype=pl.DT_FP16), preg=h)"},
+      {"vf.de_interleave(x, y)[1]", "vf.de_interleave(x, src1=y)[1]"},
+      {"vf.interleave(y, x)[0]", "vf.interleave(y, src1=x)[0]"},
+      {"vf.add(x, y, vf.interleave(h, m)[1])", "vf.add(x, y, vf.interleave(h, src1=m)[1])"},
+      {"vf.interleave(x, vf.astype(y, h, dtype=pl.DT_FP16))[0]",
+       "vf.interleave(x, src1=vf.astype(y, h, dtype=pl.DT_FP16))[0]"},
       // Nested bound calls, and a loop that keeps assigning one local.
       {"vf.max(vf.reduce_max(x, h), vf.abs(y, m), m)", "vf.max(vf.reduce_max(x, preg=h), vf.abs(y, preg=m), preg=m)"},
   };

@@ -495,11 +495,8 @@ Value StoreAlignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
 
 // de_interleave / interleave of two registers or two masks; returns the pair (dst0, dst1).
 template <bool DE>
-Value ShuffleFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
-  Args a(in, call, pos, kw, DE ? "vf.de_interleave" : "vf.interleave");
-  RequireVf(a);
-  const Value& x = a.Req(0, "src0");
-  const Value& y = a.Req(1, "src1");
+Value ShuffleOn(const Args& a, const XNode& call, const Value& x, const Value& y) {
+  Interp& in = a.in();
   if (x.kind == VK::kMask && y.kind == VK::kMask) {
     const MaskReg& m0 = x.As<MaskReg>();
     const MaskReg& m1 = y.As<MaskReg>();
@@ -510,8 +507,8 @@ Value ShuffleFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
     ++in.stats.vf_ops;
     return Value::TupleV({MakeMask(d0), MakeMask(d1)});
   }
-  const VReg& r0 = a.Reg(0, "src0");
-  const VReg& r1 = a.Reg(1, "src1");
+  const VReg& r0 = x.kind == VK::kVReg ? x.As<VReg>() : a.Reg(0, "src0");
+  const VReg& r1 = y.kind == VK::kVReg ? y.As<VReg>() : a.Reg(1, "src1");
   CheckRegDtype(a, call, r0.dtype);
   if (r0.dtype != r1.dtype)
     in.sink.Report(hazard::kTypeMismatch, call.line,
@@ -523,6 +520,25 @@ Value ShuffleFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   Count(in, r0);
   Count(in, r1);
   return Value::TupleV({MakeReg(d0), MakeReg(d1)});
+}
+
+template <bool DE>
+Value ShuffleFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, DE ? "vf.de_interleave" : "vf.interleave");
+  RequireVf(a);
+  const Value& x = a.Req(0, "src0");
+  const Value& y = a.Req(1, "src1");
+  return ShuffleOn<DE>(a, call, x, y);
+}
+
+template <bool DE>
+bool ShuffleBound(Interp& in, const XNode& call, const Value* const* ops, Value* out) {
+  if (!OperandKinds(ops, {VK::kVReg, VK::kVReg}) && !OperandKinds(ops, {VK::kMask, VK::kMask})) return false;
+  BArgs none;
+  Args a(in, call, none, call.bound_kwargs, DE ? "vf.de_interleave" : "vf.interleave");
+  RequireVf(a);
+  *out = ShuffleOn<DE>(a, call, *ops[0], *ops[1]);
+  return true;
 }
 
 // The entries of an op share everything after their operands: the general one (BuiltinFn)
@@ -572,17 +588,37 @@ bool VfBinaryBound(Interp& in, const XNode& call, const Value* const* ops, Value
 }
 
 template <vf::BinOp OP>
+void ScalarOn(const Args& a, const XNode& call, const VReg& x, double s, const MaskReg& m, Value& out) {
+  CheckMask(a, m, x.dtype, "an operation on");
+  CheckRegDtype(a, call, x.dtype);
+  VReg r = vf::BinaryScalar(OP, x, s, m);
+  Count(a.in(), r);
+  PutReg(out, r);
+}
+
+template <vf::BinOp OP>
 Value VfScalar(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   Args a(in, call, pos, kw, "vf scalar op");
   RequireVf(a);
   const VReg& x = a.Reg(0, "src");
   double s = a.Num(1, "scalar");
   const MaskReg& m = a.Mask(2, "preg");
-  CheckMask(a, m, x.dtype, "an operation on");
-  CheckRegDtype(a, call, x.dtype);
-  VReg r = vf::BinaryScalar(OP, x, s, m);
-  Count(in, r);
-  return MakeReg(std::move(r));
+  Value out;
+  ScalarOn<OP>(a, call, x, s, m, out);
+  return out;
+}
+
+// The scalar operand as Args::Num reads an int, bool or float.
+template <vf::BinOp OP>
+bool VfScalarBound(Interp& in, const XNode& call, const Value* const* ops, Value* out) {
+  const Value& s = *ops[1];
+  if (ops[0]->kind != VK::kVReg || ops[2]->kind != VK::kMask || !s.IsNumber()) return false;
+  BArgs none;
+  Args a(in, call, none, call.bound_kwargs, "vf scalar op");
+  RequireVf(a);
+  ScalarOn<OP>(a, call, ops[0]->As<VReg>(), s.kind == VK::kFloat ? s.f : static_cast<double>(s.i),
+               ops[2]->As<MaskReg>(), *out);
+  return true;
 }
 
 template <vf::UnOp OP>
@@ -1054,6 +1090,11 @@ void RegisterVfBoundBuiltins(BoundTable& t) {
   binary("vf.div", VfBinaryBound<vf::BinOp::kDiv>);
   binary("vf.max", VfBinaryBound<vf::BinOp::kMax>);
   binary("vf.min", VfBinaryBound<vf::BinOp::kMin>);
+  auto scalar = [&](const char* name, BoundFn fn) { t[name] = BoundBuiltin{fn, 3, {}}; };
+  scalar("vf.adds", VfScalarBound<vf::BinOp::kAdd>);
+  scalar("vf.muls", VfScalarBound<vf::BinOp::kMul>);
+  scalar("vf.maxs", VfScalarBound<vf::BinOp::kMax>);
+  scalar("vf.mins", VfScalarBound<vf::BinOp::kMin>);
   auto unary = [&](const char* name, BoundFn fn) { t[name] = BoundBuiltin{fn, 2, {"mode"}}; };
   unary("vf.exp", VfUnaryBound<vf::UnOp::kExp>);
   unary("vf.ln", VfUnaryBound<vf::UnOp::kLn>);
@@ -1063,6 +1104,8 @@ void RegisterVfBoundBuiltins(BoundTable& t) {
   unary("vf.neg", VfUnaryBound<vf::UnOp::kNeg>);
   unary("vf.relu", VfUnaryBound<vf::UnOp::kRelu>);
   t["vf.exp_sub"] = BoundBuiltin{ExpSubBound, 3, {"dtype", "layout"}};
+  t["vf.de_interleave"] = BoundBuiltin{ShuffleBound<true>, 2, {}};
+  t["vf.interleave"] = BoundBuiltin{ShuffleBound<false>, 2, {}};
   t["vf.reduce_sum"] = BoundBuiltin{ReduceBound<vf::ReduceOp::kSum>, 2, {"datablock"}};
   t["vf.reduce_max"] = BoundBuiltin{ReduceBound<vf::ReduceOp::kMax>, 2, {"datablock"}};
   t["vf.reduce_min"] = BoundBuiltin{ReduceBound<vf::ReduceOp::kMin>, 2, {"datablock"}};

@@ -248,20 +248,21 @@ Value Interp::Eval(const XNode& n, Frame& fr) {
 
 // The argument vectors of the call being evaluated: reused per call depth (their capacity
 // survives the call), so a call allocates nothing for its arguments.
+// (Inlined: every call of the interpreter passes here.)
 struct Interp::CallScope {
   Interp& in;
   CallScratch& cs;
-  CallScope(Interp& in, int line) : in(in), cs(Acquire(in)) {
+  [[gnu::always_inline]] CallScope(Interp& in, int line) : in(in), cs(Acquire(in)) {
     ++in.call_depth_;
     ++in.calls_;
     in.CheckStack(line);
   }
-  ~CallScope() {
+  [[gnu::always_inline]] ~CallScope() {
     cs.args.clear();
     cs.kw.clear();
     --in.call_depth_;
   }
-  static CallScratch& Acquire(Interp& in) {
+  [[gnu::always_inline]] static CallScratch& Acquire(Interp& in) {
     if (in.call_depth_ == in.call_scratch_.size()) in.call_scratch_.push_back(std::make_unique<CallScratch>());
     return *in.call_scratch_[in.call_depth_];
   }
