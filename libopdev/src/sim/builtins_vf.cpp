@@ -75,6 +75,36 @@ bool OperandKinds(const Value* const* ops, std::initializer_list<VK> kinds) {
   return true;
 }
 
+// The two entries of an op on a source register and a mask (arguments "src", "preg"): ON is
+// the op's body after its operands, NAME its name in messages.
+using RegMaskOn = void (*)(const Args& a, const XNode& call, const VReg& x, const MaskReg& m, Value& out);
+constexpr char kUnaryOp[] = "vf unary op";
+constexpr char kReduceSum[] = "vf.reduce_sum";
+constexpr char kReduceMax[] = "vf.reduce_max";
+constexpr char kReduceMin[] = "vf.reduce_min";
+constexpr char kAsType[] = "vf.astype";
+
+template <RegMaskOn ON, const char* NAME>
+Value RegMaskFn(Interp& in, const XNode& call, std::vector<Value>& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, NAME);
+  RequireVf(a);
+  const VReg& x = a.Reg(0, "src");
+  const MaskReg& m = a.Mask(1, "preg");
+  Value out;
+  ON(a, call, x, m, out);
+  return out;
+}
+
+template <RegMaskOn ON, const char* NAME>
+bool RegMaskBound(Interp& in, const XNode& call, const Value* const* ops, Value* out) {
+  if (!OperandKinds(ops, {VK::kVReg, VK::kMask})) return false;
+  std::vector<Value> none;
+  Args a(in, call, none, call.bound_kwargs, NAME);
+  RequireVf(a);
+  ON(a, call, ops[0]->As<VReg>(), ops[1]->As<MaskReg>(), *out);
+  return true;
+}
+
 void Count(Interp& in, const VReg& r) {
   ++in.stats.vf_ops;
   in.stats.lane_ops += r.Lanes();
@@ -630,27 +660,6 @@ void UnaryOn(const Args& a, const XNode& call, const VReg& x, const MaskReg& m, 
   PutReg(out, r);
 }
 
-template <vf::UnOp OP>
-Value VfUnary(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
-  Args a(in, call, pos, kw, "vf unary op");
-  RequireVf(a);
-  const VReg& x = a.Reg(0, "src");
-  const MaskReg& m = a.Mask(1, "preg");
-  Value out;
-  UnaryOn<OP>(a, call, x, m, out);
-  return out;
-}
-
-template <vf::UnOp OP>
-bool VfUnaryBound(Interp& in, const XNode& call, const Value* const* ops, Value* out) {
-  if (!OperandKinds(ops, {VK::kVReg, VK::kMask})) return false;
-  BArgs none;
-  Args a(in, call, none, call.bound_kwargs, "vf unary op");
-  RequireVf(a);
-  UnaryOn<OP>(a, call, ops[0]->As<VReg>(), ops[1]->As<MaskReg>(), *out);
-  return true;
-}
-
 void ExpSubOn(const Args& a, const XNode& call, const VReg& x, const VReg& y, const MaskReg& m, Value& out) {
   Interp& in = a.in();
   CheckMask(a, m, x.dtype, "a source of");
@@ -686,11 +695,6 @@ bool ExpSubBound(Interp& in, const XNode& call, const Value* const* ops, Value* 
 }
 
 template <vf::ReduceOp OP>
-constexpr const char* ReduceName() {
-  return OP == vf::ReduceOp::kSum ? "vf.reduce_sum" : OP == vf::ReduceOp::kMax ? "vf.reduce_max" : "vf.reduce_min";
-}
-
-template <vf::ReduceOp OP>
 void ReduceOn(const Args& a, const XNode& call, const VReg& x, const MaskReg& m, Value& out) {
   Interp& in = a.in();
   CheckMask(a, m, x.dtype, "a reduction over");
@@ -704,27 +708,6 @@ void ReduceOn(const Args& a, const XNode& call, const VReg& x, const MaskReg& m,
                    "this run (the mask admits padding or stale lanes); its result is undefined");
   Count(in, x);
   PutReg(out, r);
-}
-
-template <vf::ReduceOp OP>
-Value ReduceFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
-  Args a(in, call, pos, kw, ReduceName<OP>());
-  RequireVf(a);
-  const VReg& x = a.Reg(0, "src");
-  const MaskReg& m = a.Mask(1, "preg");
-  Value out;
-  ReduceOn<OP>(a, call, x, m, out);
-  return out;
-}
-
-template <vf::ReduceOp OP>
-bool ReduceBound(Interp& in, const XNode& call, const Value* const* ops, Value* out) {
-  if (!OperandKinds(ops, {VK::kVReg, VK::kMask})) return false;
-  BArgs none;
-  Args a(in, call, none, call.bound_kwargs, ReduceName<OP>());
-  RequireVf(a);
-  ReduceOn<OP>(a, call, ops[0]->As<VReg>(), ops[1]->As<MaskReg>(), *out);
-  return true;
 }
 
 Value FullFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
@@ -836,25 +819,6 @@ void AsTypeOn(const Args& a, const XNode& call, const VReg& x, const MaskReg& m,
   VReg r = vf::AsType(x, m, dv->dtype(), LayoutArg(a));
   Count(in, r);
   PutReg(out, r);
-}
-
-Value AsTypeFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
-  Args a(in, call, pos, kw, "vf.astype");
-  RequireVf(a);
-  const VReg& x = a.Reg(0, "src");
-  const MaskReg& m = a.Mask(1, "preg");
-  Value out;
-  AsTypeOn(a, call, x, m, out);
-  return out;
-}
-
-bool AsTypeBound(Interp& in, const XNode& call, const Value* const* ops, Value* out) {
-  if (!OperandKinds(ops, {VK::kVReg, VK::kMask})) return false;
-  BArgs none;
-  Args a(in, call, none, call.bound_kwargs, "vf.astype");
-  RequireVf(a);
-  AsTypeOn(a, call, ops[0]->As<VReg>(), ops[1]->As<MaskReg>(), *out);
-  return true;
 }
 
 // The alignment tracker of an unaligned store chain (store_unalign.md): the bytes of the last
@@ -1058,17 +1022,17 @@ void RegisterVfBuiltins(BuiltinTable& t) {
   t["vf.muls"] = VfScalar<vf::BinOp::kMul>;
   t["vf.maxs"] = VfScalar<vf::BinOp::kMax>;
   t["vf.mins"] = VfScalar<vf::BinOp::kMin>;
-  t["vf.exp"] = VfUnary<vf::UnOp::kExp>;
-  t["vf.ln"] = VfUnary<vf::UnOp::kLn>;
-  t["vf.log"] = VfUnary<vf::UnOp::kLn>;
-  t["vf.sqrt"] = VfUnary<vf::UnOp::kSqrt>;
-  t["vf.abs"] = VfUnary<vf::UnOp::kAbs>;
-  t["vf.neg"] = VfUnary<vf::UnOp::kNeg>;
-  t["vf.relu"] = VfUnary<vf::UnOp::kRelu>;
+  t["vf.exp"] = RegMaskFn<UnaryOn<vf::UnOp::kExp>, kUnaryOp>;
+  t["vf.ln"] = RegMaskFn<UnaryOn<vf::UnOp::kLn>, kUnaryOp>;
+  t["vf.log"] = RegMaskFn<UnaryOn<vf::UnOp::kLn>, kUnaryOp>;
+  t["vf.sqrt"] = RegMaskFn<UnaryOn<vf::UnOp::kSqrt>, kUnaryOp>;
+  t["vf.abs"] = RegMaskFn<UnaryOn<vf::UnOp::kAbs>, kUnaryOp>;
+  t["vf.neg"] = RegMaskFn<UnaryOn<vf::UnOp::kNeg>, kUnaryOp>;
+  t["vf.relu"] = RegMaskFn<UnaryOn<vf::UnOp::kRelu>, kUnaryOp>;
   t["vf.exp_sub"] = ExpSubFn;
-  t["vf.reduce_sum"] = ReduceFn<vf::ReduceOp::kSum>;
-  t["vf.reduce_max"] = ReduceFn<vf::ReduceOp::kMax>;
-  t["vf.reduce_min"] = ReduceFn<vf::ReduceOp::kMin>;
+  t["vf.reduce_sum"] = RegMaskFn<ReduceOn<vf::ReduceOp::kSum>, kReduceSum>;
+  t["vf.reduce_max"] = RegMaskFn<ReduceOn<vf::ReduceOp::kMax>, kReduceMax>;
+  t["vf.reduce_min"] = RegMaskFn<ReduceOn<vf::ReduceOp::kMin>, kReduceMin>;
   t["vf.full"] = FullFn;
   t["vf.arange"] = ArangeFn;
   t["vf.select"] = SelectFn;
@@ -1078,7 +1042,7 @@ void RegisterVfBuiltins(BuiltinTable& t) {
   t["vf.le"] = CompareFn<vf::CmpOp::kLe>;
   t["vf.gt"] = CompareFn<vf::CmpOp::kGt>;
   t["vf.ge"] = CompareFn<vf::CmpOp::kGe>;
-  t["vf.astype"] = AsTypeFn;
+  t["vf.astype"] = RegMaskFn<AsTypeOn, kAsType>;
   t["vf.mem_bar"] = MemBar;
 }
 
@@ -1096,20 +1060,20 @@ void RegisterVfBoundBuiltins(BoundTable& t) {
   scalar("vf.maxs", VfScalarBound<vf::BinOp::kMax>);
   scalar("vf.mins", VfScalarBound<vf::BinOp::kMin>);
   auto unary = [&](const char* name, BoundFn fn) { t[name] = BoundBuiltin{fn, 2, {"mode"}}; };
-  unary("vf.exp", VfUnaryBound<vf::UnOp::kExp>);
-  unary("vf.ln", VfUnaryBound<vf::UnOp::kLn>);
-  unary("vf.log", VfUnaryBound<vf::UnOp::kLn>);
-  unary("vf.sqrt", VfUnaryBound<vf::UnOp::kSqrt>);
-  unary("vf.abs", VfUnaryBound<vf::UnOp::kAbs>);
-  unary("vf.neg", VfUnaryBound<vf::UnOp::kNeg>);
-  unary("vf.relu", VfUnaryBound<vf::UnOp::kRelu>);
+  unary("vf.exp", RegMaskBound<UnaryOn<vf::UnOp::kExp>, kUnaryOp>);
+  unary("vf.ln", RegMaskBound<UnaryOn<vf::UnOp::kLn>, kUnaryOp>);
+  unary("vf.log", RegMaskBound<UnaryOn<vf::UnOp::kLn>, kUnaryOp>);
+  unary("vf.sqrt", RegMaskBound<UnaryOn<vf::UnOp::kSqrt>, kUnaryOp>);
+  unary("vf.abs", RegMaskBound<UnaryOn<vf::UnOp::kAbs>, kUnaryOp>);
+  unary("vf.neg", RegMaskBound<UnaryOn<vf::UnOp::kNeg>, kUnaryOp>);
+  unary("vf.relu", RegMaskBound<UnaryOn<vf::UnOp::kRelu>, kUnaryOp>);
   t["vf.exp_sub"] = BoundBuiltin{ExpSubBound, 3, {"dtype", "layout"}};
   t["vf.de_interleave"] = BoundBuiltin{ShuffleBound<true>, 2, {}};
   t["vf.interleave"] = BoundBuiltin{ShuffleBound<false>, 2, {}};
-  t["vf.reduce_sum"] = BoundBuiltin{ReduceBound<vf::ReduceOp::kSum>, 2, {"datablock"}};
-  t["vf.reduce_max"] = BoundBuiltin{ReduceBound<vf::ReduceOp::kMax>, 2, {"datablock"}};
-  t["vf.reduce_min"] = BoundBuiltin{ReduceBound<vf::ReduceOp::kMin>, 2, {"datablock"}};
-  t["vf.astype"] = BoundBuiltin{AsTypeBound, 2, {"dtype", "layout", "round_mode"}};
+  t["vf.reduce_sum"] = BoundBuiltin{RegMaskBound<ReduceOn<vf::ReduceOp::kSum>, kReduceSum>, 2, {"datablock"}};
+  t["vf.reduce_max"] = BoundBuiltin{RegMaskBound<ReduceOn<vf::ReduceOp::kMax>, kReduceMax>, 2, {"datablock"}};
+  t["vf.reduce_min"] = BoundBuiltin{RegMaskBound<ReduceOn<vf::ReduceOp::kMin>, kReduceMin>, 2, {"datablock"}};
+  t["vf.astype"] = BoundBuiltin{RegMaskBound<AsTypeOn, kAsType>, 2, {"dtype", "layout", "round_mode"}};
   t["vf.update_mask"] = BoundBuiltin{UpdateMaskBound, 1, {"dtype"}};
 }
 
