@@ -191,7 +191,28 @@ Value Interp::Eval(const XNode& n, Frame& fr) {
       return v;
     }
     case XK::kCall: return EvalCall(n, fr);
-    case XK::kBin: return BinOp(n.op, Eval(*n.a, fr), Eval(*n.b, fr), n.line);
+    case XK::kBin: {
+      // Two integers (indices, sizes, offsets) read in place; anything else, or an operation
+      // IntOp leaves to BinOp, takes the general path (reading a local, constant or module
+      // name again has no effect).
+      auto peek = [&](const XNode& x) -> const Value* {
+        switch (x.kind) {
+          case XK::kLocal: return &fr.slots[x.slot];
+          case XK::kConst: return &x.constant;
+          case XK::kGlobal: return &Global(x);
+          default: return nullptr;
+        }
+      };
+      const Value* a = peek(*n.a);
+      if (a && a->kind == VK::kInt) {
+        const Value* b = peek(*n.b);
+        if (b && b->kind == VK::kInt) {
+          Value r = IntOp(n.op, a->i, b->i, n.line);
+          if (r.kind != VK::kNone) return r;
+        }
+      }
+      return BinOp(n.op, Eval(*n.a, fr), Eval(*n.b, fr), n.line);
+    }
     case XK::kUnary: {
       Value v = Eval(*n.a, fr);
       switch (n.op) {
