@@ -87,6 +87,29 @@ void ForDifferingRuns(const uint8_t* a, const uint8_t* b, int64_t n_elems, size_
   ForRunsWhere(n_elems, [&](int64_t i) { return std::memcmp(a + i * w, b + i * w, es) != 0; }, emit);
 }
 
+// Settles the writers of a stored run at once when it is wholly fresh (every element -1: they
+// become `core`'s) or already wholly `core`'s; false, with nothing changed, when some element
+// has another writer or the run is mixed. The scan has no early exit and runs over blocks of
+// 16, so it compiles to vector code.
+bool SettleRunWriters(int32_t* writer, int64_t n, int32_t core) {
+  constexpr int64_t kBlock = 16;
+  int32_t all = -1, mine = 0;
+  int64_t i = 0;
+  for (; i + kBlock <= n; i += kBlock)
+    for (int64_t j = 0; j < kBlock; ++j) {
+      all &= writer[i + j];
+      mine |= writer[i + j] ^ core;
+    }
+  for (; i < n; ++i) {
+    all &= writer[i];
+    mine |= writer[i] ^ core;
+  }
+  if (mine == 0) return true;
+  if (all >= 0) return false;
+  std::fill_n(writer, n, core);
+  return true;
+}
+
 struct Mapping {
   int row_axis = 0;
   int col_axis = 0;
@@ -320,15 +343,18 @@ std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& s
           int32_t* writer = dst.writer.data() + flat0;
           // One pass over the run before its bytes are copied: another core's elements, the
           // elements whose bytes change, and this core as the writer of fresh elements.
-          // Blocks of 16 that are wholly fresh or wholly this core's are settled at once.
+          // A run wholly fresh or wholly this core's (the common case: one core stores each
+          // element once) is settled by one branch-free scan; otherwise blocks of 16 that are
+          // wholly fresh or wholly this core's are settled at once.
           constexpr int64_t kBlock = 16;
-          for (int64_t b = 0; b < run; b += kBlock) {
+          const bool settled = SettleRunWriters(writer, run, core_id);
+          for (int64_t b = 0; !settled && b < run; b += kBlock) {
             const int64_t e = std::min(run, b + kBlock);
             if (e - b == kBlock) {
               int32_t all = -1, mine = 0;
-              for (int64_t i = b; i < e; ++i) {
-                all &= writer[i];
-                mine |= writer[i] ^ core_id;
+              for (int64_t j = 0; j < kBlock; ++j) {
+                all &= writer[b + j];
+                mine |= writer[b + j] ^ core_id;
               }
               if (mine == 0) continue;
               if (all < 0) {

@@ -136,6 +136,16 @@ std::shared_ptr<GmTensor> GmTensor::MakeCopy(std::string name, DType dtype, std:
   return t;
 }
 
+std::vector<int32_t>& GmTensor::Writers() {
+  if (writer.empty()) {
+    // Zeroed, then every byte 0xFF (-1: no writer) in one memset; an element-wise fill of a
+    // large tensor costs more than the stores that follow.
+    writer.resize(static_cast<size_t>(numel()));
+    std::memset(writer.data(), 0xFF, writer.size() * sizeof(int32_t));
+  }
+  return writer;
+}
+
 bool GmTensor::AnyWritten() const {
   return std::any_of(writer.begin(), writer.end(), [](int32_t w) { return w >= 0; });
 }

@@ -108,10 +108,7 @@ struct GmTensor {
   int64_t numel() const;
   size_t elem_size() const { return DTypeSize(dtype); }
   // The writer array for a write (allocated, every element -1, on the first one).
-  std::vector<int32_t>& Writers() {
-    if (writer.empty()) writer.assign(static_cast<size_t>(numel()), -1);
-    return writer;
-  }
+  std::vector<int32_t>& Writers();
   // Whether some core wrote some element.
   bool AnyWritten() const;
   // The first writing core of element `flat`, -1 when none.
