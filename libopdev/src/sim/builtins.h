@@ -108,6 +108,9 @@ struct PipeOp {
 };
 PipeOp PipeOpBefore(Interp& in, const XNode& call, std::vector<Value>& pos, Kwargs& kw);
 void PipeOpAfter(Interp& in, const PipeOp& op);
+// The bound form (BoundFn) of a vf.* register load or store whose pipe is fixed
+// (BindsOnPipe): what PipeOpBefore does for its general entry, the epoch of its accesses.
+void PipeVfRegisterOpBegin(Interp& in, const XNode& call);
 // A @pl.vector_function call under auto_mutex: its tile arguments' ids locked on V around it.
 std::vector<int64_t> PipeVfCallBefore(Interp& in, std::vector<Value>& args, Kwargs& kw);
 void PipeVfCallAfter(Interp& in, const std::vector<int64_t>& ids);

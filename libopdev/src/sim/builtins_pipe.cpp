@@ -60,6 +60,8 @@ const PipeOpSpec* FindPipeOpSpec(const std::string& name) {
   return it == table.end() ? nullptr : &it->second;
 }
 
+bool BindsOnPipe(const PipeOpSpec& spec) { return spec.vf && spec.pipe && !spec.phase_op; }
+
 namespace {
 
 using BArgs = std::vector<Value>;
@@ -261,6 +263,12 @@ void PipeOpAfter(Interp& in, const PipeOp& op) {
   if (op.phase == 1 || op.phase == 2) ps.UnitFlagMatmul(op.acc, false, op.phase == 2);
   if (op.phase == 3) ps.UnitFlagStore(op.acc, false);
   for (int64_t id : op.ids) ps.Unlock(op.pipe, id);
+}
+
+void PipeVfRegisterOpBegin(Interp& in, const XNode& call) {
+  const PipeOpSpec* s = call.a->pipe_spec;
+  if (!s || !in.core || !in.in_kernel || !in.pipe_sync) return;
+  in.pipe_reg_epoch = in.core->pipes.Begin(*s->pipe);
 }
 
 std::vector<int64_t> PipeVfCallBefore(Interp& in, std::vector<Value>& args, Kwargs& kw) {

@@ -211,6 +211,17 @@ Value LoadMask(const Args& a, const XNode& call, const RegAddr& ra, std::string_
   return MakeMask(m);
 }
 
+// A whole-register load (dist NORM) of `d` lanes at `ra` into `out` (PutReg).
+void LoadRegOn(const Args& a, const RegAddr& ra, DType d, Value& out) {
+  Interp& in = a.in();
+  const uint64_t byte = CheckedAddress(a, ra, d, "vf.load_align");
+  PipeRegisterAccess(in, *ra.tile, byte, byte + static_cast<uint64_t>(kVRegBytes), false, "vf.load_align");
+  in.MarkUsed(*ra.tile);
+  ra.tile->last_load_line = 0;
+  const SpaceBuffer& buf = in.Mem().Get(MemSpace::kVec);
+  PutReg(out, vf::LoadBytes(buf.bytes.data() + byte, buf.written.data() + byte, d));
+}
+
 Value LoadAlignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   Args a(in, call, pos, kw, "vf.load_align");
   RequireVf(a);
@@ -238,32 +249,48 @@ Value LoadAlignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   }
   if (!dist.empty() && dist != "NORM" && dist.rfind("BRC", 0) != 0)
     in.Fail(hazard::kUnsupported, call.line, "vf.load_align dist=" + std::string(dist) + " is not simulated");
-  const bool brc = !dist.empty() && dist != "NORM";
-  // BRC_B8/B16/B32 read one element of that width (BRC: of the register's dtype), aligned to it.
+  if (dist.empty() || dist == "NORM") {
+    Value v;
+    LoadRegOn(a, ra, d, v);
+    return v;
+  }
+  // BRC_B8/B16/B32 read one element of that width (BRC: of the register's dtype), aligned to it,
+  // and broadcast it to every lane.
   const int64_t brc_bytes = dist == "BRC_B8" ? 1 : dist == "BRC_B16" ? 2 : dist == "BRC_B32" ? 4 : DTypeSize(d);
-  uint64_t byte = brc ? CheckedAddress(a, ra, d, "vf.load_align", brc_bytes, brc_bytes)
-                      : CheckedAddress(a, ra, d, "vf.load_align");
-  PipeRegisterAccess(in, *ra.tile, byte, byte + static_cast<uint64_t>(brc ? brc_bytes : kVRegBytes), false,
-                     "vf.load_align");
+  uint64_t byte = CheckedAddress(a, ra, d, "vf.load_align", brc_bytes, brc_bytes);
+  PipeRegisterAccess(in, *ra.tile, byte, byte + static_cast<uint64_t>(brc_bytes), false, "vf.load_align");
   in.MarkUsed(*ra.tile);
   ra.tile->last_load_line = 0;
   SpaceBuffer& buf = in.Mem().Get(MemSpace::kVec);
-  if (brc) {
-    // Broadcast one element to every lane.
-    VReg r;
-    r.dtype = d;
-    const int es = r.ElemBytes();
-    if (es != brc_bytes)
-      in.Fail(hazard::kUnsupported, call.line,
-              absl::StrFormat("vf.load_align dist=%s into a %s register (a broadcast of %d-byte elements into "
-                              "lanes of another width) is not simulated",
-                              std::string(dist), std::string(DTypeName(d)), brc_bytes));
-    bool undef = std::memchr(buf.written.data() + byte, 0, es) != nullptr;
-    for (int i = 0; i < r.Lanes(); ++i) std::memcpy(r.raw.data() + i * es, buf.bytes.data() + byte, es);
-    if (undef) { r.any_undef = true; r.undef.fill(1); }
-    return MakeReg(r);
-  }
-  return MakeReg(vf::LoadBytes(buf.bytes.data() + byte, buf.written.data() + byte, d));
+  VReg r;
+  r.dtype = d;
+  const int es = r.ElemBytes();
+  if (es != brc_bytes)
+    in.Fail(hazard::kUnsupported, call.line,
+            absl::StrFormat("vf.load_align dist=%s into a %s register (a broadcast of %d-byte elements into "
+                            "lanes of another width) is not simulated",
+                            std::string(dist), std::string(DTypeName(d)), brc_bytes));
+  bool undef = std::memchr(buf.written.data() + byte, 0, es) != nullptr;
+  for (int i = 0; i < r.Lanes(); ++i) std::memcpy(r.raw.data() + i * es, buf.bytes.data() + byte, es);
+  if (undef) { r.any_undef = true; r.undef.fill(1); }
+  return MakeReg(r);
+}
+
+// vf.load_align(tile, offset) of a vector register with the default dtype and dist, offset an
+// int; declines an address of another form, and a load into a mask register (LoadMask).
+bool LoadAlignBound(Interp& in, const XNode& call, const Value* const* ops, Value* out) {
+  const Value& t = *ops[0];
+  if ((t.kind != VK::kTile && t.kind != VK::kTileOffset) || ops[1]->kind != VK::kInt || out->kind == VK::kMask ||
+      !in.in_kernel)
+    return false;
+  PipeVfRegisterOpBegin(in, call);
+  BArgs none;
+  Args a(in, call, none, call.bound_kwargs, "vf.load_align");
+  RegAddr ra;
+  ra.tile = t.Ptr<Tile>();
+  ra.elem = (t.kind == VK::kTileOffset ? t.i : 0) + ops[1]->i;
+  LoadRegOn(a, ra, ra.tile->type.dtype, *out);
+  return true;
 }
 
 // The destination of a POST_UPDATE store: the VF call's cursor for this destination (created
@@ -1075,6 +1102,7 @@ void RegisterVfBoundBuiltins(BoundTable& t) {
   t["vf.reduce_min"] = BoundBuiltin{RegMaskBound<ReduceOn<vf::ReduceOp::kMin>, kReduceMin>, 2, {"datablock"}};
   t["vf.astype"] = BoundBuiltin{RegMaskBound<AsTypeOn, kAsType>, 2, {"dtype", "layout", "round_mode"}};
   t["vf.update_mask"] = BoundBuiltin{UpdateMaskBound, 1, {"dtype"}};
+  t["vf.load_align"] = BoundBuiltin{LoadAlignBound, 2, {}};
 }
 
 }  // namespace opdev::sim

@@ -318,16 +318,18 @@ Value Interp::EvalCall(const XNode& n, Frame& fr) {
   }
   current_line = n.line;
   if (core && core->mem) core->mem->op_line = n.line;
-  if (n.a->kind == XK::kBuiltinRef) {
-    // A builtin without tile operands (registers, scalars) has nothing for the pipe model.
-    if (!core || !in_kernel || !pipe_sync || !n.a->pipe_spec) return n.a->fn(*this, n, args, kw);
-    const PipeOp op = PipeOpBefore(*this, n, args, kw);
-    Value v = n.a->fn(*this, n, args, kw);
-    PipeOpAfter(*this, op);
-    return v;
-  }
+  if (n.a->kind == XK::kBuiltinRef) return CallBuiltin(n, args, kw);
   Value callee = Eval(*n.a, fr);
   return CallValue(callee, args, kw, n);
+}
+
+Value Interp::CallBuiltin(const XNode& n, std::vector<Value>& args, Kwargs& kw) {
+  // A builtin without tile operands (registers, scalars) has nothing for the pipe model.
+  if (!core || !in_kernel || !pipe_sync || !n.a->pipe_spec) return n.a->fn(*this, n, args, kw);
+  const PipeOp op = PipeOpBefore(*this, n, args, kw);
+  Value v = n.a->fn(*this, n, args, kw);
+  PipeOpAfter(*this, op);
+  return v;
 }
 
 // A builtin call bound at lowering (XNode::bound): locals and constants reach it in place, an
@@ -362,7 +364,7 @@ void Interp::CallBound(const XNode& n, Frame& fr, Value& out) {
   for (size_t i = 0; i < k; ++i) ordered.push_back(*ops[i]);
   args = std::move(ordered);
   for (const auto& [name, x] : n.kwargs) scope.cs.kw.emplace_back(name, x->constant);
-  out = n.a->fn(*this, n, args, scope.cs.kw);
+  out = CallBuiltin(n, args, scope.cs.kw);
 }
 
 Value Interp::CallValue(const Value& callee, std::vector<Value>& args, Kwargs& kw, const XNode& site) {

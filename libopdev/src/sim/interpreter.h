@@ -191,6 +191,8 @@ class Interp {
  private:
   Value EvalCall(const XNode& n, Frame& fr);
   void CallBound(const XNode& n, Frame& fr, Value& out);
+  // The general entry of the builtin a call names, on the pipe model when it has operands there.
+  Value CallBuiltin(const XNode& n, std::vector<Value>& args, Kwargs& kw);
   struct CallScope;
   Value Attr(const Value& obj, const std::string& name, int line);
   Value Subscript(const Value& obj, const Value& idx, int line);

@@ -130,7 +130,7 @@ std::unique_ptr<XNode> Make(XK k, int line) {
 // positional operands the form takes and only constant keywords of names it understands; any
 // other call shape keeps the builtin's general entry alone.
 void BindCall(XNode& n) {
-  if (!n.a || n.a->kind != XK::kBuiltinRef || n.a->pipe_spec) return;
+  if (!n.a || n.a->kind != XK::kBuiltinRef || (n.a->pipe_spec && !BindsOnPipe(*n.a->pipe_spec))) return;
   const BoundBuiltin b = FindBoundBuiltin(n.a->name);
   if (!b.fn || n.items.size() != b.operands || b.operands > kMaxBoundOperands) return;
   for (const auto& [k, x] : n.kwargs)

@@ -161,6 +161,9 @@ BuiltinFn FindBuiltin(const std::string& qualified);  // "pl.add", "vf.exp_sub",
 // The pipe model's view of a builtin (its pipe and tile operands, from the API catalog;
 // builtins_pipe.cpp), resolved once at lowering; nullptr for one without tile operands.
 const PipeOpSpec* FindPipeOpSpec(const std::string& qualified);
+// Whether a builtin with this pipe-model view may take a bound form: a vf.* register access on
+// a fixed pipe, whose PipeOpBefore only opens its epoch (PipeVfRegisterOpBegin).
+bool BindsOnPipe(const PipeOpSpec& spec);
 // The bound form of a builtin (value.h, BoundFn): how many positional operands it takes and
 // the keyword names it understands; fn is nullptr for a builtin without one.
 inline constexpr size_t kMaxBoundOperands = 4;
