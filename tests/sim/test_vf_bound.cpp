@@ -140,10 +140,11 @@ TEST_CASE("sim: a bound vf call observes what the general entry observes") {
   CHECK(Observed(Run(Kernel(loop))) == Observed(Run(Kernel(loop_kw, true))));
 }
 
-TEST_CASE("sim: a bound register load observes what the general entry observes") {
+TEST_CASE("sim: bound register loads and broadcasts observe what the general entry observes") {
   // vf.load_align(tile, offset) is bound (Kernel's own loads of x and y are too); the offset
   // by keyword takes the general entry. Misaligned, out-of-UB, a tile + offset address, a load
-  // into a mask register, and an unsynchronised kernel whose load races the MTE2 copy.
+  // into a mask register, and an unsynchronised kernel whose load races the MTE2 copy. Then
+  // vf.full(src, preg) in both modes, with its hazards and refusals.
   const std::vector<std::pair<std::string, std::string>> loads = {
       {"    r = vf.load_align(ty, 0)\n", "    r = vf.load_align(ty, offset=0)\n"},
       {"    r = vf.load_align(tx, 16)\n", "    r = vf.load_align(tx, offset=16)\n"},
@@ -155,6 +156,15 @@ TEST_CASE("sim: a bound register load observes what the general entry observes")
        "    k = m\n    k = vf.load_align(tx, offset=0)\n    r = vf.add(x, y, k)\n"},
       {"    r = x\n    for i in pl.range(0, 3):\n        r = vf.load_align(ty, i * 8)\n",
        "    r = x\n    for i in pl.range(0, 3):\n        r = vf.load_align(ty, offset=i * 8)\n"},
+
+      {"    r = vf.full(vf.reduce_max(x, h), h)\n", "    r = vf.full(vf.reduce_max(x, h), preg=h)\n"},
+      {"    r = vf.full(1.5, h)\n", "    r = vf.full(1.5, preg=h)\n"},
+      {"    r = vf.full(-2, m, dtype=pl.DT_FP32)\n", "    r = vf.full(-2, preg=m, dtype=pl.DT_FP32)\n"},
+      {"    r = vf.full(x, m16)\n", "    r = vf.full(x, preg=m16)\n"},
+      {"    r = vf.full(2, m)\n", "    r = vf.full(2, preg=m)\n"},
+      {"    r = vf.full(3.0, m, mode=pl.MergeMode.MERGING)\n", "    r = vf.full(3.0, preg=m, mode=pl.MergeMode.MERGING)\n"},
+      {"    r = x\n    for i in pl.range(0, 3):\n        r = vf.full(r, h)\n",
+       "    r = x\n    for i in pl.range(0, 3):\n        r = vf.full(r, preg=h)\n"},
   };
   for (const auto& [bound, general] : loads) {
     INFO(bound);

@@ -737,21 +737,20 @@ void ReduceOn(const Args& a, const XNode& call, const VReg& x, const MaskReg& m,
   PutReg(out, r);
 }
 
-Value FullFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
-  Args a(in, call, pos, kw, "vf.full");
-  RequireVf(a);
-  const Value& src = a.Req(0, "src");
-  const Value* pv = a.Get(1, "preg");
-  const MaskReg* m = (pv && pv->kind == VK::kMask) ? &pv->As<MaskReg>() : nullptr;
+// The body of vf.full after its operands: a lane of the register `src` (tensor mode) or the
+// scalar `src`, broadcast under `m` (null: every lane) into `out` (PutReg).
+void FullOn(const Args& a, const XNode& call, const Value& src, const MaskReg* m, Value& out) {
+  Interp& in = a.in();
   MergeMode mode = ModeArg(a);
   if (src.kind == VK::kVReg) {
     if (!m) a.Fail("tensor mode (broadcast of a register lane) needs a mask");
     const VReg& r = src.As<VReg>();
     CheckMask(a, *m, r.dtype, "a broadcast of");
     CheckRegDtype(a, call, r.dtype);
-    VReg out = vf::FullLane(r, *m, a.EnumName(99, "pos") == "HIGHEST", mode, nullptr);
-    Count(in, out);
-    return MakeReg(std::move(out));
+    VReg lane = vf::FullLane(r, *m, a.EnumName(99, "pos") == "HIGHEST", mode, nullptr);
+    Count(in, lane);
+    PutReg(out, lane);
+    return;
   }
   const Value* dv = a.Get(2, "dtype");
   // full.md makes dtype= mandatory in scalar mode; the frontend's parser of `reg = vf.full(x)`
@@ -764,9 +763,28 @@ Value FullFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
     a.Fail("scalar mode needs dtype= (only a float constant defaults to DT_FP32, the frontend's DEFAULT_CONST_FLOAT)");
   if (m) CheckMask(a, *m, d, "a broadcast to");
   CheckRegDtype(a, call, d);
-  VReg out = vf::FullScalar(in.ToDouble(src, call.line, "scalar"), d, m, mode, nullptr);
-  Count(in, out);
-  return MakeReg(std::move(out));
+  VReg full = vf::FullScalar(in.ToDouble(src, call.line, "scalar"), d, m, mode, nullptr);
+  Count(in, full);
+  PutReg(out, full);
+}
+
+Value FullFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
+  Args a(in, call, pos, kw, "vf.full");
+  RequireVf(a);
+  const Value& src = a.Req(0, "src");
+  const Value* pv = a.Get(1, "preg");
+  Value out;
+  FullOn(a, call, src, (pv && pv->kind == VK::kMask) ? &pv->As<MaskReg>() : nullptr, out);
+  return out;
+}
+
+// vf.full(src, preg) with a mask register: declines another second operand.
+bool FullBound(Interp& in, const XNode& call, const Value* const* ops, Value* out) {
+  if (ops[1]->kind != VK::kMask || !in.in_kernel) return false;
+  BArgs none;
+  Args a(in, call, none, call.bound_kwargs, "vf.full");
+  FullOn(a, call, *ops[0], &ops[1]->As<MaskReg>(), *out);
+  return true;
 }
 
 // arange.md: dst[i] = start + i (INCREASE_ORDER, the default) or start - i (DECREASE_ORDER)
@@ -1103,6 +1121,7 @@ void RegisterVfBoundBuiltins(BoundTable& t) {
   t["vf.astype"] = BoundBuiltin{RegMaskBound<AsTypeOn, kAsType>, 2, {"dtype", "layout", "round_mode"}};
   t["vf.update_mask"] = BoundBuiltin{UpdateMaskBound, 1, {"dtype"}};
   t["vf.load_align"] = BoundBuiltin{LoadAlignBound, 2, {}};
+  t["vf.full"] = BoundBuiltin{FullBound, 2, {"dtype", "mode", "pos"}};
 }
 
 }  // namespace opdev::sim
