@@ -309,6 +309,10 @@ VReg RandomReg(std::mt19937& rng, DType d, bool zeros_only) {
   for (int i = 0; i < r.Lanes(); ++i) r.Set(i, zeros_only ? (rng() & 1 ? 0.0 : -0.0) : Pick(rng));
   return r;
 }
+// `z` (x op y) unless an operand is NaN: then that operand, the first one when both are. This
+// is what one x86 scalar instruction gives; the references spell it out because a compiler may
+// commute an addition, which changes which NaN (here: its sign) survives.
+float FirstNaN(float x, float y, float z) { return x != x ? x : y != y ? y : z; }
 MaskReg RandomMask(std::mt19937& rng, DType d) {
   const int lanes = d == DType::kFloat32 ? 64 : 128;
   return vf::UpdateMask(std::uniform_int_distribution<int>(0, lanes)(rng), d);
@@ -346,7 +350,7 @@ TEST_CASE("reduce max min sum and binary max min and full equal the lane-by-lane
       std::vector<float> x(n);
       for (int i = 0; i < n; ++i) x[i] = m.bit[i * es] ? static_cast<float>(a.Get(i)) : 0.0f;
       for (int w = n / 2; w >= 1; w /= 2)
-        for (int i = 0; i < w; ++i) x[i] = x[2 * i] + x[2 * i + 1];
+        for (int i = 0; i < w; ++i) x[i] = FirstNaN(x[2 * i], x[2 * i + 1], x[2 * i] + x[2 * i + 1]);
       VReg want;
       want.dtype = d;
       want.Set(0, x[0]);
@@ -363,10 +367,10 @@ TEST_CASE("reduce max min sum and binary max min and full equal the lane-by-lane
         const float x = static_cast<float>(a.Get(i)), y = static_cast<float>(b.Get(i));
         float z = 0.0f;
         switch (op) {
-          case vf::BinOp::kAdd: z = x + y; break;
-          case vf::BinOp::kSub: z = x - y; break;
-          case vf::BinOp::kMul: z = x * y; break;
-          case vf::BinOp::kDiv: z = x / y; break;
+          case vf::BinOp::kAdd: z = FirstNaN(x, y, x + y); break;
+          case vf::BinOp::kSub: z = FirstNaN(x, y, x - y); break;
+          case vf::BinOp::kMul: z = FirstNaN(x, y, x * y); break;
+          case vf::BinOp::kDiv: z = FirstNaN(x, y, x / y); break;
           case vf::BinOp::kMax: z = x >= y || y != y ? x : y; break;
           case vf::BinOp::kMin: z = x <= y || y != y ? x : y; break;
         }
