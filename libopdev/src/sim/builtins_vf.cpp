@@ -110,6 +110,12 @@ void Count(Interp& in, const VReg& r) {
   in.stats.lane_ops += r.Lanes();
 }
 
+// A register operation's result: counted in the statistics, then stored into `out` (PutReg).
+void PutCounted(Interp& in, const VReg& r, Value& out) {
+  Count(in, r);
+  PutReg(out, r);
+}
+
 // Resolves a tile operand (tile, tile + offset) plus an optional extra element offset.
 struct RegAddr {
   std::shared_ptr<Tile> tile;
@@ -609,8 +615,7 @@ void BinaryOn(const Args& a, const XNode& call, const VReg& x, const Value& yv, 
   CheckRegDtype(a, call, x.dtype);
   if (yv.IsNumber()) {
     VReg r = vf::BinaryScalar(OP, x, in.ToDouble(yv, call.line, "scalar"), m);
-    Count(in, r);
-    return PutReg(out, r);
+    return PutCounted(in, r, out);
   }
   const VReg& y = yv.kind == VK::kVReg ? yv.As<VReg>() : a.Reg(1, "src1");
   if (y.dtype != x.dtype)
@@ -618,8 +623,7 @@ void BinaryOn(const Args& a, const XNode& call, const VReg& x, const Value& yv, 
                    absl::StrFormat("vf operands are %s and %s", std::string(DTypeName(x.dtype)), std::string(DTypeName(y.dtype))));
   const VReg* merge = nullptr;
   VReg r = vf::Binary(OP, x, y, m, mode, merge);
-  Count(in, r);
-  PutReg(out, r);
+  PutCounted(in, r, out);
 }
 
 template <vf::BinOp OP>
@@ -697,8 +701,7 @@ void ExpSubOn(const Args& a, const XNode& call, const VReg& x, const VReg& y, co
                    absl::StrFormat("vf.exp_sub sources are %s and %s", std::string(DTypeName(x.dtype)), std::string(DTypeName(y.dtype))));
   const DType to = a.DTypeArg(99, "dtype", x.dtype);
   VReg r = vf::ExpSub(x, y, m, to, LayoutArg(a));
-  Count(in, r);
-  PutReg(out, r);
+  PutCounted(in, r, out);
 }
 
 Value ExpSubFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
@@ -748,8 +751,7 @@ void FullOn(const Args& a, const XNode& call, const Value& src, const MaskReg* m
     CheckMask(a, *m, r.dtype, "a broadcast of");
     CheckRegDtype(a, call, r.dtype);
     VReg lane = vf::FullLane(r, *m, a.EnumName(99, "pos") == "HIGHEST", mode, nullptr);
-    Count(in, lane);
-    PutReg(out, lane);
+    PutCounted(in, lane, out);
     return;
   }
   const Value* dv = a.Get(2, "dtype");
@@ -764,8 +766,7 @@ void FullOn(const Args& a, const XNode& call, const Value& src, const MaskReg* m
   if (m) CheckMask(a, *m, d, "a broadcast to");
   CheckRegDtype(a, call, d);
   VReg full = vf::FullScalar(in.ToDouble(src, call.line, "scalar"), d, m, mode, nullptr);
-  Count(in, full);
-  PutReg(out, full);
+  PutCounted(in, full, out);
 }
 
 Value FullFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
@@ -862,8 +863,7 @@ void AsTypeOn(const Args& a, const XNode& call, const VReg& x, const MaskReg& m,
   if (!rm.empty() && rm != "CAST_RINT" && IsFloating(x.dtype) && !IsFloating(dv->dtype()))
     in.Fail(hazard::kUnsupported, call.line, "vf.astype round_mode=" + rm + " to an integer type is not simulated");
   VReg r = vf::AsType(x, m, dv->dtype(), LayoutArg(a));
-  Count(in, r);
-  PutReg(out, r);
+  PutCounted(in, r, out);
 }
 
 // The alignment tracker of an unaligned store chain (store_unalign.md): the bytes of the last
