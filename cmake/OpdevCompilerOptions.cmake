@@ -1,4 +1,10 @@
-# Warning, sanitizer and compiler-cache settings shared by every opdev target.
+# Warning, floating-point, sanitizer and compiler-cache settings shared by every opdev target.
+
+# No contraction of a multiply and an add into one fused operation: GCC does it in C++ by
+# default wherever FMA instructions are enabled, and whether it does depends on the
+# optimisation level, so a result would depend on the build type. Fused steps are written as
+# std::fma or FMA intrinsics where they are meant.
+add_compile_options(-ffp-contract=off)
 add_library(opdev_warnings INTERFACE)
 target_compile_options(opdev_warnings INTERFACE -Wall -Wextra -Wno-unused-parameter)
 if(OPDEV_WERROR)

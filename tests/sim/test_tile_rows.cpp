@@ -239,6 +239,81 @@ TEST_CASE("row max and min keep the sign of the first zero and skip NaNs, as the
   }
 }
 
+TEST_CASE("tile add and mul and sums return the first NaN operand quieted on the row and per-element paths") {
+  // fp32 [9, 600]: a and b hold NaNs of different payloads and signs (signalling ones too) in
+  // overlapping columns, so which operand's NaN survives is visible (float_choice.h).
+  const int64_t rows = 9, cols = 600;
+  const uint32_t kA[] = {0x7FC00011u, 0xFF800022u, 0x7F800033u};  // quiet, signalling (negative), signalling
+  const uint32_t kB[] = {0xFFC00044u, 0x7F800055u, 0x7FC00066u};
+  CoreMemory mem(Target::kA5);
+  SpaceBuffer& buf = mem.Get(MemSpace::kVec);
+  const uint64_t stride = 24576;  // 9 x 600 fp32 = 21,600 bytes; seven slots fit the UB
+  Pair a{Make(rows, cols, DType::kFloat32, 0, Layout::kND), Make(rows, cols, DType::kFloat32, stride, Layout::kDN)};
+  Pair b{Make(rows, cols, DType::kFloat32, 2 * stride, Layout::kND), Make(rows, cols, DType::kFloat32, 3 * stride, Layout::kDN)};
+  auto bits_of = [&](bool is_a, int64_t r, int64_t c) -> uint32_t {
+    const int64_t i = r * cols + c;
+    if (is_a && i % 7 == 3) return kA[i % 3];
+    if (!is_a && i % 5 == 3) return kB[i % 3];
+    return FloatToBits(static_cast<float>((i * 37) % 101) / 16.0f - 3.0f);
+  };
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c)
+      for (bool is_a : {true, false})
+        for (const Tile* t : {is_a ? &a.nd : &b.nd, is_a ? &a.dn : &b.dn}) {
+          const uint32_t bits = bits_of(is_a, r, c);
+          const uint64_t off = t->addr + t->ElementOffset(r, c);
+          std::memcpy(buf.bytes.data() + off, &bits, 4);
+          buf.MarkWritten(off, 4);
+        }
+  auto at = [&](const Tile& t, int64_t r, int64_t c) {
+    uint32_t u = 0;
+    std::memcpy(&u, buf.bytes.data() + t.addr + t.ElementOffset(r, c), 4);
+    return u;
+  };
+  auto is_nan = [](uint32_t u) { return (u & 0x7F800000u) == 0x7F800000u && (u & 0x007FFFFFu) != 0; };
+  for (tileop::Bin op : {tileop::Bin::kAdd, tileop::Bin::kMul}) {
+    INFO("binary " << static_cast<int>(op));
+    Tile ond = Make(rows, cols, DType::kFloat32, 4 * stride, Layout::kND), odn = Make(rows, cols, DType::kFloat32, 5 * stride, Layout::kDN);
+    CHECK(tileop::Binary(mem, op, ond, a.nd, b.nd).empty());
+    CHECK(tileop::Binary(mem, op, odn, a.dn, b.dn).empty());
+    CHECK(Mismatches(mem, ond, odn) == 0);
+    int64_t bad = 0, nan_pairs = 0;
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < cols; ++c) {
+        const uint32_t x = bits_of(true, r, c), y = bits_of(false, r, c);
+        if (!is_nan(x) && !is_nan(y)) continue;
+        nan_pairs += is_nan(x) && is_nan(y);
+        bad += at(ond, r, c) != ((is_nan(x) ? x : y) | 0x00400000u);
+      }
+    CHECK(nan_pairs > 100);
+    CHECK(bad == 0);
+  }
+  // Row sums: nine rows (a group of eight side by side, then one) and the per-element path;
+  // each row's sum is its first NaN, quieted. Column sums likewise (first NaN down the column).
+  Tile rn = Make(rows, 1, DType::kFloat32, 6 * stride, Layout::kDN), rd = Make(rows, 1, DType::kFloat32, 6 * stride + 4096, Layout::kDN);
+  CHECK(tileop::Reduce(mem, tileop::Red::kSum, rn, a.nd, 0).empty());
+  CHECK(tileop::Reduce(mem, tileop::Red::kSum, rd, a.dn, 0).empty());
+  CHECK(Mismatches(mem, rn, rd) == 0);
+  for (int64_t r = 0; r < rows; ++r) {
+    uint32_t first = 0;
+    for (int64_t c = 0; c < cols && first == 0; ++c)
+      if (is_nan(bits_of(true, r, c))) first = bits_of(true, r, c);
+    CHECK(at(rn, r, 0) == (first | 0x00400000u));
+  }
+  Tile cn = Make(1, cols, DType::kFloat32, 6 * stride + 8192, Layout::kND), cd = Make(1, cols, DType::kFloat32, 6 * stride + 12288, Layout::kND);
+  CHECK(tileop::Reduce(mem, tileop::Red::kSum, cn, b.nd, 1).empty());
+  CHECK(tileop::Reduce(mem, tileop::Red::kSum, cd, b.dn, 1).empty());
+  CHECK(Mismatches(mem, cn, cd) == 0);
+  int64_t col_bad = 0;
+  for (int64_t c = 0; c < cols; ++c) {
+    uint32_t first = 0;
+    for (int64_t r = 0; r < rows && first == 0; ++r)
+      if (is_nan(bits_of(false, r, c))) first = bits_of(false, r, c);
+    if (first != 0) col_bad += at(cn, 0, c) != (first | 0x00400000u);
+  }
+  CHECK(col_bad == 0);
+}
+
 TEST_CASE("tile row loops keep the per-element order when the destination overlaps a source") {
   // out = -a with out one element past a: element c reads what element c-1 just wrote, so
   // every result is +-a[0] (the per-element order), not -a[c].

@@ -298,9 +298,18 @@ TEST_CASE("astype fp16<->fp32 matches the scalar converters bit for bit") {
 // NaNs, infinities and zeros of both signs, under random masks, in fp32 and fp16.
 namespace {
 float Pick(std::mt19937& rng) {
-  static const float kSpecial[] = {0.0f, -0.0f, NAN, -NAN, INFINITY, -INFINITY, 1.0f, -1.0f};
+  // NaNs: quiet of both signs, a quiet one with a payload, signalling ones (fp32 registers keep
+  // them; fp16 registers hold the nearest fp16 NaN).
+  static const uint32_t kNaNs[] = {0x7FC00000u, 0xFFC00000u, 0x7FC00123u, 0x7F800001u, 0xFF812345u};
+  static const float kSpecial[] = {0.0f, -0.0f, INFINITY, -INFINITY, 1.0f, -1.0f};
   std::uniform_int_distribution<int> kind(0, 3);
-  if (kind(rng) == 0) return kSpecial[std::uniform_int_distribution<int>(0, 7)(rng)];
+  if (kind(rng) == 0) {
+    const int k = std::uniform_int_distribution<int>(0, 10)(rng);
+    if (k < 6) return kSpecial[k];
+    float f;
+    std::memcpy(&f, &kNaNs[k - 6], sizeof f);
+    return f;
+  }
   return std::uniform_real_distribution<float>(-4.0f, 4.0f)(rng);
 }
 VReg RandomReg(std::mt19937& rng, DType d, bool zeros_only) {
@@ -309,10 +318,17 @@ VReg RandomReg(std::mt19937& rng, DType d, bool zeros_only) {
   for (int i = 0; i < r.Lanes(); ++i) r.Set(i, zeros_only ? (rng() & 1 ? 0.0 : -0.0) : Pick(rng));
   return r;
 }
-// `z` (x op y) unless an operand is NaN: then that operand, the first one when both are. This
-// is what one x86 scalar instruction gives; the references spell it out because a compiler may
-// commute an addition, which changes which NaN (here: its sign) survives.
-float FirstNaN(float x, float y, float z) { return x != x ? x : y != y ? y : z; }
+float Quiet(float x) {
+  uint32_t u;
+  std::memcpy(&u, &x, sizeof u);
+  u |= 0x00400000u;
+  std::memcpy(&x, &u, sizeof u);
+  return x;
+}
+// `z` (x op y) unless an operand is NaN: then that operand, quieted, the first one when both
+// are. This is what one x86 instruction gives; the simulator spells it out because a compiler
+// may commute an addition, which changes which NaN survives.
+float FirstNaN(float x, float y, float z) { return x != x ? Quiet(x) : y != y ? Quiet(y) : z; }
 MaskReg RandomMask(std::mt19937& rng, DType d) {
   const int lanes = d == DType::kFloat32 ? 64 : 128;
   return vf::UpdateMask(std::uniform_int_distribution<int>(0, lanes)(rng), d);
@@ -328,7 +344,7 @@ TEST_CASE("reduce max min sum and binary max min and full equal the lane-by-lane
     const VReg b = RandomReg(rng, d, iter % 5 == 0);
     const MaskReg m = iter % 3 == 0 ? vf::UpdateMask(d == DType::kFloat32 ? 64 : 128, d) : RandomMask(rng, d);
     const int n = a.Lanes(), es = a.ElemBytes();
-    // reduce_max / reduce_min: the active non-NaN lanes in order, fmax/fmin on equal zeros.
+    // reduce_max / reduce_min: the active non-NaN lanes in order; of equal zeros, the later.
     for (bool max : {true, false}) {
       float acc = max ? -INFINITY : INFINITY;
       for (int i = 0; i < n; ++i) {
@@ -336,7 +352,7 @@ TEST_CASE("reduce max min sum and binary max min and full equal the lane-by-lane
         const float v = static_cast<float>(a.Get(i));
         if (v != v) continue;
         if (max ? v > acc : v < acc) acc = v;
-        else if (v == acc && v == 0.0f) acc = max ? std::fmax(acc, v) : std::fmin(acc, v);
+        else if (v == acc) acc = v;
       }
       VReg want;
       want.dtype = d;

@@ -391,17 +391,11 @@ __attribute__((always_inline)) inline void GemmF32Impl(const float* __restrict a
     }
 }
 
-__attribute__((target("avx2,fma"))) void GemmExactAvx2(const float* a, const float* b, float* c,
-                                                       int64_t m, int64_t n, int64_t k) {
-  GemmF32Impl<true, 16>(a, b, c, m, n, k);
-}
+// The vector kernels take the fused step for every product: with an FMA unit it costs what
+// the plain multiply-add costs, and for exact products the two agree.
 __attribute__((target("avx2,fma"))) void GemmFmaAvx2(const float* a, const float* b, float* c,
                                                      int64_t m, int64_t n, int64_t k) {
   GemmF32Impl<false, 16>(a, b, c, m, n, k);
-}
-__attribute__((target("avx2,fma,avx512f,avx512vl"))) void GemmExactAvx512(const float* a, const float* b, float* c,
-                                                                         int64_t m, int64_t n, int64_t k) {
-  GemmF32Impl<true, 32>(a, b, c, m, n, k);
 }
 __attribute__((target("avx2,fma,avx512f,avx512vl"))) void GemmFmaAvx512(const float* a, const float* b, float* c,
                                                                        int64_t m, int64_t n, int64_t k) {
@@ -420,16 +414,9 @@ bool HasAvx2Fma() {
 
 void GemmF32(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k,
              bool exact_products) {
-  if (CpuHasAvx512()) {
-    if (exact_products) GemmExactAvx512(a, b, c, m, n, k);
-    else GemmFmaAvx512(a, b, c, m, n, k);
-    return;
-  }
-  if (HasAvx2Fma()) {
-    if (exact_products) GemmExactAvx2(a, b, c, m, n, k);
-    else GemmFmaAvx2(a, b, c, m, n, k);
-    return;
-  }
+  if (CpuHasAvx512()) return GemmFmaAvx512(a, b, c, m, n, k);
+  if (HasAvx2Fma()) return GemmFmaAvx2(a, b, c, m, n, k);
+  // Without an FMA unit std::fma is a library call; exact products take the plain form.
   if (exact_products) GemmF32Impl<true, 16>(a, b, c, m, n, k);
   else GemmF32Impl<false, 16>(a, b, c, m, n, k);
 }
@@ -443,13 +430,11 @@ bool GemmF32Variant(int lanes, const float* a, const float* b, float* c, int64_t
       return true;
     case 8:
       if (!HasAvx2Fma()) return false;
-      if (exact_products) GemmExactAvx2(a, b, c, m, n, k);
-      else GemmFmaAvx2(a, b, c, m, n, k);
+      GemmFmaAvx2(a, b, c, m, n, k);
       return true;
     case 16:
       if (!CpuHasAvx512()) return false;
-      if (exact_products) GemmExactAvx512(a, b, c, m, n, k);
-      else GemmFmaAvx512(a, b, c, m, n, k);
+      GemmFmaAvx512(a, b, c, m, n, k);
       return true;
     default: return false;
   }

@@ -4,6 +4,7 @@
 #include "opdev/sim/hazards.h"
 
 #include "exp_f32.h"
+#include "float_choice.h"
 #include "lane_convert.h"
 #include "tile_view.h"
 
@@ -18,12 +19,10 @@ namespace opdev::sim::tileop {
 
 namespace {
 
-// fp32 maximum / minimum with the C library's fmaxf / fminf semantics (a NaN operand yields
-// the other one). One out-of-line instance serves the per-element and the row loops: inlined,
-// the compiler may swap the operands of this commutative call per call site, which changes
-// which NaN (of two) or which zero (of +0 and -0) is returned.
-[[gnu::noinline]] float MaxF(float a, float b) { return std::fmax(a, b); }
-[[gnu::noinline]] float MinF(float a, float b) { return std::fmin(a, b); }
+// fp32 maximum / minimum are MaxF / MinF, and addition and multiplication name their NaN
+// (float_choice.h), so the per-element and the row loops agree whatever the compiler commutes.
+float AddF(float a, float b) { return FirstNaNOr(a, b, a + b); }
+float MulF(float a, float b) { return FirstNaNOr(a, b, a * b); }
 
 // ---- row loops ---------------------------------------------------------------------------
 // A row of an ND tile of a float dtype (fp32, fp16, bf16) lies contiguously in memory; when
@@ -133,9 +132,9 @@ void ScalarLanes(const float* __restrict x, float s, float* __restrict z, int64_
 // The fp32 binary operation of ApplyBin over n lanes.
 void RowBin(Bin op, const float* x, const float* y, float* z, int64_t n) {
   switch (op) {
-    case Bin::kAdd: Lanes(x, y, z, n, [](float a, float b) { return a + b; }); break;
+    case Bin::kAdd: Lanes(x, y, z, n, [](float a, float b) { return AddF(a, b); }); break;
     case Bin::kSub: Lanes(x, y, z, n, [](float a, float b) { return a - b; }); break;
-    case Bin::kMul: Lanes(x, y, z, n, [](float a, float b) { return a * b; }); break;
+    case Bin::kMul: Lanes(x, y, z, n, [](float a, float b) { return MulF(a, b); }); break;
     case Bin::kDiv: Lanes(x, y, z, n, [](float a, float b) { return a / b; }); break;
     case Bin::kMax: for (int64_t i = 0; i < n; ++i) z[i] = MaxF(x[i], y[i]); break;
     case Bin::kMin: for (int64_t i = 0; i < n; ++i) z[i] = MinF(x[i], y[i]); break;
@@ -149,9 +148,9 @@ void RowBinScalar(Bin op, const float* x, float s, float* z, int64_t n, bool sca
     else ScalarLanes(x, s, z, n, f);
   };
   switch (op) {
-    case Bin::kAdd: run([](float a, float b) { return a + b; }); break;
+    case Bin::kAdd: run([](float a, float b) { return AddF(a, b); }); break;
     case Bin::kSub: run([](float a, float b) { return a - b; }); break;
-    case Bin::kMul: run([](float a, float b) { return a * b; }); break;
+    case Bin::kMul: run([](float a, float b) { return MulF(a, b); }); break;
     case Bin::kDiv: run([](float a, float b) { return a / b; }); break;
     case Bin::kMax:
       for (int64_t i = 0; i < n; ++i) z[i] = scalar_first ? MaxF(s, x[i]) : MaxF(x[i], s);
@@ -189,9 +188,9 @@ double ApplyBin(Bin op, double x, double y, DType t) {
   if (f) {
     float a = static_cast<float>(x), b = static_cast<float>(y);
     switch (op) {
-      case Bin::kAdd: return a + b;
+      case Bin::kAdd: return AddF(a, b);
       case Bin::kSub: return a - b;
-      case Bin::kMul: return a * b;
+      case Bin::kMul: return MulF(a, b);
       case Bin::kDiv: return a / b;
       case Bin::kMax: return MaxF(a, b);
       case Bin::kMin: return MinF(a, b);
@@ -608,7 +607,9 @@ void SumRows(float* acc, const float* const* rows, int64_t n) {
     a6 = a6 + r6[i];
     a7 = a7 + r7[i];
   }
-  acc[0] = a0, acc[1] = a1, acc[2] = a2, acc[3] = a3, acc[4] = a4, acc[5] = a5, acc[6] = a6, acc[7] = a7;
+  const float sums[kSumRows] = {a0, a1, a2, a3, a4, a5, a6, a7};
+  // A NaN sum is taken again with SumChain's choice of NaN.
+  for (int64_t k = 0; k < kSumRows; ++k) acc[k] = sums[k] == sums[k] ? sums[k] : SumChain(acc[k], rows[k], n);
 }
 
 // Whether writing any element of `out` leaves every byte of `in` unchanged.
@@ -618,18 +619,17 @@ bool Disjoint(const View& out, const View& in) {
   return o + ol <= i || i + il <= o;
 }
 
-// One element of a reduction, element by element. Never inlined: of two NaN operands a sum
-// keeps the payload of the one the machine instruction takes first, and every per-element
-// caller (row and column passes, their fallbacks) must share that choice.
-[[gnu::noinline]] double ReduceStep(Red op, DType src, double a, double x) {
-  const double v = op == Red::kSum ? a + x : op == Red::kMax ? std::max(a, x) : std::min(a, x);
+// One element of a reduction, element by element; of two NaN operands a sum keeps the first
+// (FirstNaNOr), as the row passes do.
+double ReduceStep(Red op, DType src, double a, double x) {
+  const double v = op == Red::kSum ? FirstNaNOr(a, x, a + x) : op == Red::kMax ? std::max(a, x) : std::min(a, x);
   return Compute(src == DType::kFloat16 ? DType::kFloat32 : src, v);
 }
 
 double AccumulateRow(Red op, double a0, const float* x, int64_t n) {
   float a = static_cast<float>(a0);
   switch (op) {
-    case Red::kSum: for (int64_t i = 0; i < n; ++i) a = a + x[i]; break;
+    case Red::kSum: a = SumChain(a, x, n); break;
     case Red::kMax: a = ExtremeRow<true>(a, x, n); break;
     default: a = ExtremeRow<false>(a, x, n); break;
   }

@@ -3,6 +3,7 @@
 #include "opdev/sim/vf_ops.h"
 
 #include "exp_f32.h"
+#include "float_choice.h"
 #include "lane_convert.h"
 
 #include "opdev/sim/memory.h"
@@ -137,14 +138,17 @@ bool AsTypeFloat(const float* x, DType to, const MaskReg& m, int es_from, int es
   if (es_to == es_from) {
     if (all) for (int i = 0; i < n_from; ++i) out[i] = cv[i];
     else for (int i = 0; i < n_from; ++i) if (m.bit[i * es_from]) out[i] = cv[i];
-  } else if (es_to == 2 * es_from) {
+  } else if (std::is_same_v<D, float> && es_to == 2 * es_from) {  // a 16-bit D is never twice a float's width
     for (int i = 0; i < kOut; ++i) {
       const int s = 2 * i + (off & 1);
       if (all || m.bit[s * es_from]) out[i] = cv[s];
     }
   } else if (es_from == 2 * es_to) {
-    if (all) for (int i = 0; i < n_from; ++i) out[2 * i + (off & 1)] = cv[i];
-    else for (int i = 0; i < n_from; ++i) if (m.bit[i * es_from]) out[2 * i + (off & 1)] = cv[i];
+    // Half as many source lanes as destination lanes (n_from == kOut / 2, spelled so the bound
+    // is a constant the compiler sees).
+    constexpr int kHalf = kOut / 2;
+    if (all) for (int i = 0; i < kHalf; ++i) out[2 * i + (off & 1)] = cv[i];
+    else for (int i = 0; i < kHalf; ++i) if (m.bit[i * es_from]) out[2 * i + (off & 1)] = cv[i];
   } else {
     return false;
   }
@@ -166,14 +170,15 @@ double ApplyBinD(BinOp op, double x, double y) {
 
 // One lane-wise operation over n fp32 lanes. The lane counts of the 32-, 16- and 64-bit
 // float registers are compile-time constants and the buffers never alias, so those loops
-// vectorise; every lane gets the same IEEE result either way (no contraction).
+// vectorise; every lane gets the same IEEE result either way (no contraction). Addition and
+// multiplication name their NaN explicitly (float_choice.h): the compiler may commute them.
 template <int N>
 void LoopBinN(BinOp op, const float* __restrict x, const float* __restrict y, float* __restrict z, int n) {
   const int count = N > 0 ? N : n;
   switch (op) {
-    case BinOp::kAdd: for (int i = 0; i < count; ++i) z[i] = x[i] + y[i]; break;
+    case BinOp::kAdd: for (int i = 0; i < count; ++i) z[i] = FirstNaNOr(x[i], y[i], x[i] + y[i]); break;
     case BinOp::kSub: for (int i = 0; i < count; ++i) z[i] = x[i] - y[i]; break;
-    case BinOp::kMul: for (int i = 0; i < count; ++i) z[i] = x[i] * y[i]; break;
+    case BinOp::kMul: for (int i = 0; i < count; ++i) z[i] = FirstNaNOr(x[i], y[i], x[i] * y[i]); break;
     case BinOp::kDiv: for (int i = 0; i < count; ++i) z[i] = x[i] / y[i]; break;
     // max / min keep x unless y is greater / smaller and not NaN.
     case BinOp::kMax:
@@ -250,20 +255,15 @@ float ExtremumN(const float* x, const MaskReg& m) {
   for (int j = 0; j < 8; ++j) best = (MAX ? col[j] > best : col[j] < best) ? col[j] : best;
   return best;
 }
-// The same by a scan in lane order with std::fmax/fmin semantics (a NaN operand yields the
-// other one); the library call is made only for equal zeros, whose sign it decides.
+// The same by a scan in lane order (MaxF / MinF, float_choice.h): a NaN lane is passed over
+// and of equal values the later lane is kept, which decides the sign of a zero result.
 float ScanExtremum(bool max, const float* x, const MaskReg& m, int es, int n) {
   float acc = max ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity();
   for (int i = 0; i < n; ++i) {
     if (!m.bit[i * es]) continue;
     const float v = x[i];
-    if (max) {
-      if (v > acc || acc != acc) acc = v;
-      else if (v == acc && v == 0.0f) acc = std::fmax(acc, v);
-    } else {
-      if (v < acc || acc != acc) acc = v;
-      else if (v == acc && v == 0.0f) acc = std::fmin(acc, v);
-    }
+    if (v != v) continue;
+    acc = max ? MaxF(acc, v) : MinF(acc, v);
   }
   return acc;
 }
@@ -533,7 +533,7 @@ VReg Reduce(ReduceOp op, const VReg& a, const MaskReg& m) {
         for (int i = 0; i < n; ++i)
           if (!m.bit[i * es]) x[i] = 0.0f;
       for (int w = n / 2; w >= 1; w /= 2)
-        for (int i = 0; i < w; ++i) x[i] = x[2 * i] + x[2 * i + 1];
+        for (int i = 0; i < w; ++i) x[i] = FirstNaNOr(x[2 * i], x[2 * i + 1], x[2 * i] + x[2 * i + 1]);
       result = x[0];
     } else {
       // The 64- and 128-lane registers take a branch-free pass first. It finds the extreme

@@ -45,9 +45,11 @@ struct MatmulOperands {
 int64_t Matmul(CoreMemory& mem, const MatmulOperands& ops);
 
 // The GEMM kernel behind Matmul: C[M, N] (row-major, holding the initial values) +=
-// A[M, K] x B[K, N] (row-major), per element k = 0..K-1 in order. `exact_products`: the
-// products are exact in float (FP16/BF16 inputs), so the plain multiply-add equals the
-// fused one; otherwise each step is std::fma. Exposed for the benchmark and tests.
+// A[M, K] x B[K, N] (row-major), per element k = 0..K-1 in order, each step one fused
+// multiply-add (std::fma). `exact_products`: the caller's word that every product is exact in
+// float (FP16 inputs; BF16 inputs unless a product leaves the FP32 range), which lets a CPU
+// without an FMA unit take the plain multiply-add, equal for exact products, instead of the
+// library's std::fma; the vector kernels always fuse. Exposed for the benchmark and tests.
 void GemmF32(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k,
              bool exact_products);
 // One GEMM variant by its vector width in floats (1: the portable loops, 8: AVX2 + FMA, 16:
