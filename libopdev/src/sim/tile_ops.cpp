@@ -20,7 +20,8 @@ namespace opdev::sim::tileop {
 namespace {
 
 // fp32 maximum / minimum are MaxF / MinF, and addition and multiplication name their NaN
-// (float_choice.h), so the per-element and the row loops agree whatever the compiler commutes.
+// (float_choice.h; the row loops through FirstNaNLanes), so the per-element and the row loops
+// agree whatever the compiler commutes.
 float AddF(float a, float b) { return FirstNaNOr(a, b, a + b); }
 float MulF(float a, float b) { return FirstNaNOr(a, b, a * b); }
 
@@ -132,9 +133,15 @@ void ScalarLanes(const float* __restrict x, float s, float* __restrict z, int64_
 // The fp32 binary operation of ApplyBin over n lanes.
 void RowBin(Bin op, const float* x, const float* y, float* z, int64_t n) {
   switch (op) {
-    case Bin::kAdd: Lanes(x, y, z, n, [](float a, float b) { return AddF(a, b); }); break;
+    case Bin::kAdd:
+      Lanes(x, y, z, n, [](float a, float b) { return a + b; });
+      FirstNaNLanes(x, y, z, n);
+      break;
     case Bin::kSub: Lanes(x, y, z, n, [](float a, float b) { return a - b; }); break;
-    case Bin::kMul: Lanes(x, y, z, n, [](float a, float b) { return MulF(a, b); }); break;
+    case Bin::kMul:
+      Lanes(x, y, z, n, [](float a, float b) { return a * b; });
+      FirstNaNLanes(x, y, z, n);
+      break;
     case Bin::kDiv: Lanes(x, y, z, n, [](float a, float b) { return a / b; }); break;
     case Bin::kMax: for (int64_t i = 0; i < n; ++i) z[i] = MaxF(x[i], y[i]); break;
     case Bin::kMin: for (int64_t i = 0; i < n; ++i) z[i] = MinF(x[i], y[i]); break;
@@ -148,9 +155,15 @@ void RowBinScalar(Bin op, const float* x, float s, float* z, int64_t n, bool sca
     else ScalarLanes(x, s, z, n, f);
   };
   switch (op) {
-    case Bin::kAdd: run([](float a, float b) { return AddF(a, b); }); break;
+    case Bin::kAdd:
+      run([](float a, float b) { return a + b; });
+      FirstNaNLanes(x, s, z, n, scalar_first);
+      break;
     case Bin::kSub: run([](float a, float b) { return a - b; }); break;
-    case Bin::kMul: run([](float a, float b) { return MulF(a, b); }); break;
+    case Bin::kMul:
+      run([](float a, float b) { return a * b; });
+      FirstNaNLanes(x, s, z, n, scalar_first);
+      break;
     case Bin::kDiv: run([](float a, float b) { return a / b; }); break;
     case Bin::kMax:
       for (int64_t i = 0; i < n; ++i) z[i] = scalar_first ? MaxF(s, x[i]) : MaxF(x[i], s);

@@ -176,9 +176,15 @@ template <int N>
 void LoopBinN(BinOp op, const float* __restrict x, const float* __restrict y, float* __restrict z, int n) {
   const int count = N > 0 ? N : n;
   switch (op) {
-    case BinOp::kAdd: for (int i = 0; i < count; ++i) z[i] = FirstNaNOr(x[i], y[i], x[i] + y[i]); break;
+    case BinOp::kAdd:
+      for (int i = 0; i < count; ++i) z[i] = x[i] + y[i];
+      FirstNaNLanes(x, y, z, count);
+      break;
     case BinOp::kSub: for (int i = 0; i < count; ++i) z[i] = x[i] - y[i]; break;
-    case BinOp::kMul: for (int i = 0; i < count; ++i) z[i] = FirstNaNOr(x[i], y[i], x[i] * y[i]); break;
+    case BinOp::kMul:
+      for (int i = 0; i < count; ++i) z[i] = x[i] * y[i];
+      FirstNaNLanes(x, y, z, count);
+      break;
     case BinOp::kDiv: for (int i = 0; i < count; ++i) z[i] = x[i] / y[i]; break;
     // max / min keep x unless y is greater / smaller and not NaN.
     case BinOp::kMax:
@@ -532,9 +538,15 @@ VReg Reduce(ReduceOp op, const VReg& a, const MaskReg& m) {
       if (!AllActive(m))
         for (int i = 0; i < n; ++i)
           if (!m.bit[i * es]) x[i] = 0.0f;
+      alignas(64) float lanes[kMaxLanes];
+      std::memcpy(lanes, x, sizeof(float) * static_cast<size_t>(n));
       for (int w = n / 2; w >= 1; w /= 2)
-        for (int i = 0; i < w; ++i) x[i] = FirstNaNOr(x[2 * i], x[2 * i + 1], x[2 * i] + x[2 * i + 1]);
-      result = x[0];
+        for (int i = 0; i < w; ++i) x[i] = x[2 * i] + x[2 * i + 1];
+      // A NaN sum: the tree again, each step with FirstNaNOr's NaN.
+      if (x[0] != x[0])
+        for (int w = n / 2; w >= 1; w /= 2)
+          for (int i = 0; i < w; ++i) lanes[i] = FirstNaNOr(lanes[2 * i], lanes[2 * i + 1], lanes[2 * i] + lanes[2 * i + 1]);
+      result = x[0] != x[0] ? lanes[0] : x[0];
     } else {
       // The 64- and 128-lane registers take a branch-free pass first. It finds the extreme
       // value exactly unless that is a zero, whose sign the lane-by-lane scan decides.
