@@ -63,12 +63,6 @@ bool LoadRow(const View& v, int64_t r, int64_t c0, int64_t n, float* x) {
   return true;
 }
 
-// Whether one of x[0, n) is a NaN (a branch-free pass the compiler vectorises).
-bool AnyNaN(const float* x, int64_t n) {
-  bool nan = false;
-  for (int64_t i = 0; i < n; ++i) nan |= x[i] != x[i];
-  return nan;
-}
 
 // Stores fp32 values into elements [c0, c0 + n) of row r (the caller checked RowBytes),
 // rounding to nearest even as StoreScalar does, with their written flags and provenance.
@@ -536,10 +530,11 @@ std::vector<Issue> Cast(CoreMemory& mem, Tile& out, const Tile& a) {
     for (int64_t c0 = 0; c0 < out.valid_cols; c0 += kRowChunk) {
       const int64_t n = std::min(kRowChunk, out.valid_cols - c0);
       // Between the float formats a written, NaN-free run converts row-wise: LoadRow is exact,
-      // and StoreRow rounds as StoreScalar does. A NaN goes element by element: there the
-      // double round trip of Get/Set quiets a signalling NaN, which the row copy would keep.
+      // and StoreRow rounds as StoreScalar does. A run that may hold a NaN goes element by
+      // element: there the double round trip of Get/Set quiets a signalling NaN, which the
+      // row copy would keep (MayHoldNaN's rare false alarm converts the same values alike).
       if (RowBytes(vo, r, c0, n) >= 0 && RowSafe(vo, r, va, r, c0, n) && LoadRow(va, r, c0, n, xr) &&
-          !AnyNaN(xr, n)) {
+          !MayHoldNaN(xr, n)) {
         StoreRow(vo, r, c0, n, xr, true);
         continue;
       }
@@ -717,9 +712,10 @@ std::vector<Issue> Reduce(CoreMemory& mem, Red op, Tile& out, const Tile& src, i
       std::fill_n(a, n, static_cast<float>(init()));
       std::fill_n(u, n, false);
       for (int64_t r = 0; r < src.valid_rows; ++r) {
-        // A NaN in the row goes through acc() too: of two NaN operands the sum keeps the
-        // payload of the one acc() puts first, which a vectorised addition need not.
-        if (!LoadRow(vs, r, c0, n, xr) || (op == Red::kSum && AnyNaN(xr, n))) {
+        // A row that may hold a NaN goes through acc() too: of two NaN operands the sum keeps
+        // the first (FirstNaNOr), which a vectorised addition need not (a false alarm of
+        // MayHoldNaN costs only time).
+        if (!LoadRow(vs, r, c0, n, xr) || (op == Red::kSum && MayHoldNaN(xr, n))) {
           for (int64_t i = 0; i < n; ++i) a[i] = static_cast<float>(acc(a[i], vs.Get(r, c0 + i, &u[i])));
           continue;
         }
