@@ -1,6 +1,8 @@
 // Builtin registry, constants (dtypes, enum members, layouts) and argument helpers.
 #include "builtins.h"
 
+#include "free_list_alloc.h"
+
 #include "opdev/api/catalog.h"
 
 #include "absl/strings/match.h"
@@ -78,69 +80,12 @@ bool FindConstant(const std::string& q, Value* out) {
   return false;
 }
 
-namespace {
-
-// Allocator of register objects (VReg/MaskReg with their shared_ptr control block): a
-// per-thread free list of same-size blocks, so the one register a `vf.*` call produces costs
-// no malloc/free (VReg's 64-byte alignment would otherwise go through aligned new). The list
-// keeps at most kMaxFree blocks; the rest go back to the heap.
-template <typename T>
-struct RegPool {
-  using value_type = T;
-  static constexpr size_t kMaxFree = 512;
-  static constexpr std::align_val_t kAlign{alignof(T) > 16 ? alignof(T) : 16};
-
-  RegPool() = default;
-  template <typename U>
-  RegPool(const RegPool<U>&) {}  // NOLINT: rebinding
-
-  struct FreeList {
-    void* head = nullptr;
-    size_t n = 0;
-    ~FreeList() {
-      while (head) {
-        void* next = *static_cast<void**>(head);
-        ::operator delete(head, kAlign);
-        head = next;
-      }
-    }
-  };
-  static FreeList& List() {
-    thread_local FreeList list;
-    return list;
-  }
-
-  T* allocate(size_t n) {
-    FreeList& l = List();
-    if (n == 1 && l.head) {
-      void* p = l.head;
-      l.head = *static_cast<void**>(p);
-      --l.n;
-      return static_cast<T*>(p);
-    }
-    return static_cast<T*>(::operator new(n * sizeof(T), kAlign));
-  }
-  void deallocate(T* p, size_t n) {
-    FreeList& l = List();
-    if (n == 1 && l.n < kMaxFree) {
-      *reinterpret_cast<void**>(p) = l.head;
-      l.head = p;
-      ++l.n;
-      return;
-    }
-    ::operator delete(p, kAlign);
-  }
-  template <typename U>
-  bool operator==(const RegPool<U>&) const { return true; }
-};
-
-}  // namespace
 
 Value MakeReg(const VReg& r) {
-  return Value::Obj(VK::kVReg, std::allocate_shared<VReg>(RegPool<VReg>(), r));
+  return Value::Obj(VK::kVReg, std::allocate_shared<VReg>(FreeListAlloc<VReg>(), r));
 }
 Value MakeMask(const MaskReg& m) {
-  return Value::Obj(VK::kMask, std::allocate_shared<MaskReg>(RegPool<MaskReg>(), m));
+  return Value::Obj(VK::kMask, std::allocate_shared<MaskReg>(FreeListAlloc<MaskReg>(), m));
 }
 
 void PutReg(Value& out, const VReg& r) {

@@ -171,7 +171,7 @@ void ReportConflict(Interp& in, const PipeConflict& c, Pipe p, bool write, std::
 }
 
 // Records the accesses of `t` by the operation `epoch` on `p`.
-void AccessTile(Interp& in, const Tile& t, Pipe p, uint32_t epoch, bool write, std::string_view op) {
+void AccessTile(Interp& in, const Tile& t, Pipe p, uint32_t epoch, bool write, const char* op) {
   CoreContext& core = *in.core;
   if (!core.Owns(t.type.space)) return;  // another core's memory (cross_core_data.h)
   // Every run is recorded (the operation touches all of them); the first conflict is reported.
@@ -252,7 +252,7 @@ PipeOp PipeOpBefore(Interp& in, const XNode& call, std::vector<Value>& pos, Kwar
     for (const PipeOpSpec::Operand& o : s->operands) {
       const Value* v = Operand(o, pos, kw);
       if (o.write != write || !v || v->kind != VK::kTile) continue;  // GM: cross-core tracking only
-      AccessTile(in, v->As<Tile>(), op.pipe, epoch, o.write, s->fn->name);
+      AccessTile(in, v->As<Tile>(), op.pipe, epoch, o.write, s->fn->name.c_str());
     }
   return op;
 }

@@ -18,6 +18,16 @@ bool SameRecord(const PipeAccess& a, const PipeAccess& b) {
 }
 }  // namespace
 
+// Whether two runs hold the same records. The record the access just wrote (pipe p's read, or
+// the write) is compared first: it is the one neighbours usually differ in.
+bool PipeState::SameRuns(const Seg& a, const Seg& b, Pipe p, bool write) {
+  if (!SameRecord(write ? a.write : a.reads[I(p)], write ? b.write : b.reads[I(p)])) return false;
+  if (!SameRecord(a.write, b.write)) return false;
+  for (int r = 0; r < kNumPipes; ++r)
+    if (!SameRecord(a.reads[r], b.reads[r])) return false;
+  return true;
+}
+
 std::string_view PipeName(Pipe p) { return kNames[I(p)]; }
 
 std::optional<Pipe> ParsePipe(std::string_view s) {
@@ -121,18 +131,29 @@ void PipeState::Split(SegMap& m, uint64_t at) {
 void PipeState::Forget(MemSpace space, uint64_t begin, uint64_t end) {
   SegMap& m = spaces_[static_cast<size_t>(space)];
   if (begin >= end || m.empty()) return;
+  hints_[static_cast<size_t>(space)].valid = false;
   Split(m, begin);
   Split(m, end);
   m.erase(m.lower_bound(begin), m.lower_bound(end));
 }
 
 std::optional<PipeConflict> PipeState::Access(MemSpace space, uint64_t begin, uint64_t end, Pipe p,
-                                              uint32_t epoch, bool write, int line, std::string_view op) {
+                                              uint32_t epoch, bool write, int line, const char* op) {
   if (begin >= end) return std::nullopt;
   SegMap& m = spaces_[static_cast<size_t>(space)];
+  RunHint& hint = hints_[static_cast<size_t>(space)];
   // Most register accesses hit a run recorded by an earlier access of the same bytes: then
-  // there is nothing to split or fill.
-  auto first = m.lower_bound(begin);
+  // there is nothing to split or fill. The run is looked for at the last access's run and the
+  // one after it before the map is searched.
+  auto first = m.end();
+  if (hint.valid) {
+    if (hint.at->first == begin) {
+      first = hint.at;
+    } else if (auto next = std::next(hint.at); next != m.end() && next->first == begin) {
+      first = next;
+    }
+  }
+  if (first == m.end()) first = m.lower_bound(begin);
   if (first == m.end() || first->first != begin || first->second.end != end) {
     Split(m, begin);
     Split(m, end);
@@ -182,7 +203,8 @@ std::optional<PipeConflict> PipeState::Access(MemSpace space, uint64_t begin, ui
       g.reads[I(p)] = me;
     }
   }
-  // Merge neighbours left with the same records (a write leaves [begin, end) uniform).
+  // Merge neighbours left with the same records (a write leaves [begin, end) uniform). The
+  // hint moves to the run that now starts the accessed bytes (or holds their start).
   auto s = first;
   if (s != m.begin()) --s;
   while (s != m.end() && s->first < end) {
@@ -191,15 +213,16 @@ std::optional<PipeConflict> PipeState::Access(MemSpace space, uint64_t begin, ui
       s = n;
       continue;
     }
-    bool same = SameRecord(s->second.write, n->second.write);
-    for (int r = 0; same && r < kNumPipes; ++r) same = SameRecord(s->second.reads[r], n->second.reads[r]);
-    if (same) {
+    if (SameRuns(s->second, n->second, p, write)) {
       s->second.end = n->second.end;
+      if (n == first) first = s;
       m.erase(n);
     } else {
       s = n;
     }
   }
+  hint.at = first;
+  hint.valid = true;
   return found;
 }
 

@@ -11,6 +11,8 @@
 // MTE2 load over bytes nobody read needs bar_mte2).
 #pragma once
 
+#include "free_list_alloc.h"
+
 #include "opdev/support/target.h"
 
 #include <array>
@@ -38,7 +40,7 @@ struct PipeAccess {
   uint32_t epoch = 0;
   Pipe pipe = Pipe::kV;
   int line = 0;
-  std::string_view op;
+  const char* op = "";  // 8 bytes, not a view's 16: a run keeps eight of these
 };
 
 // A conflict found at an access: the earlier access it is not ordered after.
@@ -86,7 +88,7 @@ class PipeState {
   // first conflict with an access of another pipe it is not ordered after (MTE2 over MTE2:
   // kMte2Waw when no other pipe read the bytes in between). `op` must outlive the launch.
   std::optional<PipeConflict> Access(MemSpace space, uint64_t begin, uint64_t end, Pipe p, uint32_t epoch,
-                                     bool write, int line, std::string_view op);
+                                     bool write, int line, const char* op);
 
   // Drops the records of [begin, end) of `space` (another core wrote the bytes).
   void Forget(MemSpace space, uint64_t begin, uint64_t end);
@@ -101,8 +103,24 @@ class PipeState {
     PipeAccess write;
     std::array<PipeAccess, kNumPipes> reads;
   };
-  using SegMap = std::map<uint64_t, Seg>;
+  // Runs are split and merged by the hundred per tile (register accesses split a DMA's run,
+  // the next DMA merges them again): their nodes come from a free list.
+  using SegMap = std::map<uint64_t, Seg, std::less<uint64_t>, FreeListAlloc<std::pair<const uint64_t, Seg>>>;
   static void Split(SegMap& m, uint64_t at);
+  static bool SameRuns(const Seg& a, const Seg& b, Pipe p, bool write);
+  // The run the last access of a space started at: a loop of register loads or stores walks a
+  // tile's runs in order, so the next access usually starts at this run or the one after it
+  // and needs no search of the map. A copied or moved state starts without one.
+  struct RunHint {
+    SegMap::iterator at;
+    bool valid = false;
+    RunHint() = default;
+    RunHint(const RunHint&) {}
+    RunHint& operator=(const RunHint&) {
+      valid = false;
+      return *this;
+    }
+  };
 
   size_t base_ = 0;
   size_t width_ = kNumPipes;
@@ -116,6 +134,7 @@ class PipeState {
   std::map<std::pair<int64_t, int>, PipeClock> unlocks_;  // (id, pipe) -> last unlock's clock
   std::map<uint64_t, PipeClock> unit_m_, unit_fix_;       // by Acc address
   std::array<SegMap, 10> spaces_;                          // by MemSpace
+  std::array<RunHint, 10> hints_;                          // by MemSpace
 };
 
 }  // namespace opdev::sim
