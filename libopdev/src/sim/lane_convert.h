@@ -60,6 +60,10 @@ template <int N>
 // or an infinity, and the last n % 64 lanes, through the loops above), else the loops above
 // alone (lane_convert.cpp).
 void F32FromHalvesN(const uint16_t* in, float* out, int64_t n);
+// The 16-bit halves `half` (0: low, 1: high, little-endian) of 64 consecutive 32-bit words:
+// out[i] = bits [16 half, 16 half + 16) of word i of `words` (256 bytes, any alignment).
+// Vectorised with AVX2 when the CPU has it, a plain loop otherwise; the same bits either way.
+void HalvesOfWords64(const uint8_t* words, int half, uint16_t* out);
 void HalvesFromF32N(const float* in, uint16_t* out, int64_t n);
 inline void F32FromBFloat16N(const uint16_t* in, float* out, int64_t n) {
   for (int64_t i = 0; i < n; ++i) out[i] = BitsToFloat(static_cast<uint32_t>(in[i]) << 16);

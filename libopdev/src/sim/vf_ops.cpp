@@ -274,6 +274,18 @@ float ScanExtremum(bool max, const float* x, const MaskReg& m, int es, int n) {
   return acc;
 }
 
+// The pairwise tree sum of n lanes (adjacent lanes first, then adjacent sums, ...), leaving
+// x as it was; N > 0 fixes the lane count so the levels unroll and vectorise.
+template <int N>
+float PairwiseSum(const float* x, int n = N) {
+  const int count = N > 0 ? N : n;
+  alignas(64) float t[kMaxLanes / 2];
+  for (int i = 0; i < count / 2; ++i) t[i] = x[2 * i] + x[2 * i + 1];
+  for (int w = count / 4; w >= 1; w /= 2)
+    for (int i = 0; i < w; ++i) t[i] = t[2 * i] + t[2 * i + 1];
+  return count == 1 ? x[0] : t[0];
+}
+
 // Lane i of r (ES bytes) = `one` where the mask is set (every lane without a mask), else the
 // merge source's lane i, else zero.
 template <int ES>
@@ -461,14 +473,9 @@ VReg ExpSub(const VReg& a, const VReg& b, const MaskReg& m, DType out_dtype, Cas
     // everywhere in the register model), so every loop below runs over whole words.
     const int off = layout == CastLayout::kOne ? 1 : 0;
     const int sh = 16 * off;
-    alignas(64) uint32_t aw[64], bw[64];
-    std::memcpy(aw, a.raw.data(), kVRegBytes);
-    std::memcpy(bw, b.raw.data(), kVRegBytes);
     alignas(64) uint16_t ah[64], bh[64];
-    for (int i = 0; i < 64; ++i) {
-      ah[i] = static_cast<uint16_t>(aw[i] >> sh);
-      bh[i] = static_cast<uint16_t>(bw[i] >> sh);
-    }
+    HalvesOfWords64(a.raw.data(), off, ah);
+    HalvesOfWords64(b.raw.data(), off, bh);
     alignas(64) float x[64], y[64], d[64], z[64];
     F32FromHalvesN(ah, x, 64);
     F32FromHalvesN(bh, y, 64);
@@ -538,15 +545,14 @@ VReg Reduce(ReduceOp op, const VReg& a, const MaskReg& m) {
       if (!AllActive(m))
         for (int i = 0; i < n; ++i)
           if (!m.bit[i * es]) x[i] = 0.0f;
-      alignas(64) float lanes[kMaxLanes];
-      std::memcpy(lanes, x, sizeof(float) * static_cast<size_t>(n));
-      for (int w = n / 2; w >= 1; w /= 2)
-        for (int i = 0; i < w; ++i) x[i] = x[2 * i] + x[2 * i + 1];
+      float sum = n == 64 ? PairwiseSum<64>(x) : n == 128 ? PairwiseSum<128>(x) : PairwiseSum<0>(x, n);
       // A NaN sum: the tree again, each step with FirstNaNOr's NaN.
-      if (x[0] != x[0])
+      if (sum != sum) {
         for (int w = n / 2; w >= 1; w /= 2)
-          for (int i = 0; i < w; ++i) lanes[i] = FirstNaNOr(lanes[2 * i], lanes[2 * i + 1], lanes[2 * i] + lanes[2 * i + 1]);
-      result = x[0] != x[0] ? lanes[0] : x[0];
+          for (int i = 0; i < w; ++i) x[i] = FirstNaNOr(x[2 * i], x[2 * i + 1], x[2 * i] + x[2 * i + 1]);
+        sum = x[0];
+      }
+      result = sum;
     } else {
       // The 64- and 128-lane registers take a branch-free pass first. It finds the extreme
       // value exactly unless that is a zero, whose sign the lane-by-lane scan decides.
