@@ -151,8 +151,7 @@ Value Interp::Eval(const XNode& n, Frame& fr) {
     case XK::kConst: return n.constant;
     case XK::kLocal: {
       const Value& v = fr.slots[n.slot];
-      if (v.kind == VK::kUnavailable && v.s.empty())
-        Fail(hazard::kRuntimeError, n.line, "local variable '" + n.name + "' is used before it is assigned");
+      if (v.kind == VK::kUnavailable && v.s.empty()) UsedBeforeAssignment(n);
       return v;
     }
     case XK::kGlobal: {
@@ -302,8 +301,7 @@ Value Interp::EvalCall(const XNode& n, Frame& fr) {
     // instead of through a temporary.
     if (x->kind == XK::kLocal) {
       const Value& v = fr.slots[x->slot];
-      if (v.kind == VK::kUnavailable && v.s.empty())
-        Fail(hazard::kRuntimeError, x->line, "local variable '" + x->name + "' is used before it is assigned");
+      if (v.kind == VK::kUnavailable && v.s.empty()) UsedBeforeAssignment(*x);
       args.push_back(v);
     } else if (x->kind == XK::kConst) {
       args.push_back(x->constant);
@@ -337,6 +335,30 @@ Value Interp::CallBuiltin(const XNode& n, std::vector<Value>& args, Kwargs& kw) 
 // in order, as in the general path. When the bound form declines, the general entry runs on
 // copies of the same operands. The result goes to `out` (value.h, BoundFn).
 void Interp::CallBound(const XNode& n, Frame& fr, Value& out) {
+  if (n.bound_inline) {
+    // Every operand a local or a constant (program.h, XNode::bound_ops): read where it is,
+    // nothing evaluated, so the call needs no argument scratch unless its form declines.
+    const Value* ops[kMaxBoundOperands];
+    const size_t k = n.items.size();
+    for (size_t i = 0; i < k; ++i) {
+      const XNode::InPlaceOperand& o = n.bound_ops[i];
+      if (o.slot < 0) {
+        ops[i] = o.value;
+        continue;
+      }
+      const Value& v = fr.slots[o.slot];
+      if (v.kind == VK::kUnavailable && v.s.empty()) UsedBeforeAssignment(*n.items[i]);
+      ops[i] = &v;
+    }
+    ++calls_;
+    current_line = n.line;
+    if (core && core->mem) core->mem->op_line = n.line;
+    if (n.bound(*this, n, ops, &out)) return;
+    CallScope scope(*this, n.line);
+    --calls_;  // counted above
+    GeneralEntry(n, ops, k, scope.cs, out);
+    return;
+  }
   CallScope scope(*this, n.line);
   std::vector<Value>& args = scope.cs.args;
   const size_t k = n.items.size();
@@ -346,8 +368,7 @@ void Interp::CallBound(const XNode& n, Frame& fr, Value& out) {
     const XNode& x = *n.items[i];
     if (x.kind == XK::kLocal) {
       const Value& v = fr.slots[x.slot];
-      if (v.kind == VK::kUnavailable && v.s.empty())
-        Fail(hazard::kRuntimeError, x.line, "local variable '" + x.name + "' is used before it is assigned");
+      if (v.kind == VK::kUnavailable && v.s.empty()) UsedBeforeAssignment(x);
       ops[i] = &v;
     } else if (x.kind == XK::kConst) {
       ops[i] = &x.constant;
@@ -359,12 +380,22 @@ void Interp::CallBound(const XNode& n, Frame& fr, Value& out) {
   current_line = n.line;
   if (core && core->mem) core->mem->op_line = n.line;
   if (n.bound(*this, n, ops, &out)) return;
+  GeneralEntry(n, ops, k, scope.cs, out);
+}
+
+// A declined bound call: the builtin's general entry on copies of the operands (in order) and
+// the call's constant keywords, in the call's scratch.
+void Interp::GeneralEntry(const XNode& n, const Value* const* ops, size_t k, CallScratch& cs, Value& out) {
   std::vector<Value> ordered;
   ordered.reserve(k);
   for (size_t i = 0; i < k; ++i) ordered.push_back(*ops[i]);
-  args = std::move(ordered);
-  for (const auto& [name, x] : n.kwargs) scope.cs.kw.emplace_back(name, x->constant);
-  out = CallBuiltin(n, args, scope.cs.kw);
+  cs.args = std::move(ordered);
+  for (const auto& [name, x] : n.kwargs) cs.kw.emplace_back(name, x->constant);
+  out = CallBuiltin(n, cs.args, cs.kw);
+}
+
+void Interp::UsedBeforeAssignment(const XNode& local) const {
+  Fail(hazard::kRuntimeError, local.line, "local variable '" + local.name + "' is used before it is assigned");
 }
 
 Value Interp::CallValue(const Value& callee, std::vector<Value>& args, Kwargs& kw, const XNode& site) {

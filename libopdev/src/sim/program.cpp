@@ -137,6 +137,13 @@ void BindCall(XNode& n) {
     if (x->kind != XK::kConst || std::find(b.keywords.begin(), b.keywords.end(), k) == b.keywords.end()) return;
   for (const auto& [k, x] : n.kwargs) n.bound_kwargs.emplace_back(k, x->constant);
   n.bound = b.fn;
+  n.bound_inline = true;
+  for (size_t i = 0; i < n.items.size(); ++i) {
+    const XNode& x = *n.items[i];
+    if (x.kind == XK::kLocal) n.bound_ops[i].slot = x.slot;
+    else if (x.kind == XK::kConst) n.bound_ops[i].value = &x.constant;
+    else n.bound_inline = false;
+  }
 }
 
 std::unique_ptr<XNode> LowerQualified(const std::string& q, int line) {

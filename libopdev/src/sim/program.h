@@ -11,6 +11,7 @@
 #include "opdev/pyfront/ast.h"
 #include "opdev/sim/hazards.h"
 
+#include <array>
 #include <map>
 #include <set>
 #include <memory>
@@ -26,6 +27,8 @@ enum class XK {
   kBoolOp, kIfExp, kTuple, kList, kSlice, kDict, kUnsupported,
 };
 
+inline constexpr size_t kMaxBoundOperands = 4;  // positional operands of a bound form
+
 struct XNode {
   XK kind = XK::kConst;
   int line = 0;
@@ -39,6 +42,15 @@ struct XNode {
   // whose keywords are all constants of names it takes: the bound form and those keywords.
   BoundFn bound = nullptr;
   mutable std::vector<std::pair<std::string, Value>> bound_kwargs;
+  // kCall with `bound`: where each positional operand is read — a local's slot (slot >= 0), a
+  // constant (value), or neither (evaluated); `bound_inline` when every operand is read in
+  // place, so the call evaluates nothing before its bound form runs.
+  struct InPlaceOperand {
+    int slot = -1;
+    const Value* value = nullptr;
+  };
+  std::array<InPlaceOperand, kMaxBoundOperands> bound_ops{};
+  bool bound_inline = false;
   py::Op op = py::Op::kAdd;     // kBin/kUnary/kBoolOp
   std::vector<py::Op> ops;      // kCompare
   std::unique_ptr<XNode> a, b, c;
@@ -166,7 +178,6 @@ const PipeOpSpec* FindPipeOpSpec(const std::string& qualified);
 bool BindsOnPipe(const PipeOpSpec& spec);
 // The bound form of a builtin (value.h, BoundFn): how many positional operands it takes and
 // the keyword names it understands; fn is nullptr for a builtin without one.
-inline constexpr size_t kMaxBoundOperands = 4;
 struct BoundBuiltin {
   BoundFn fn = nullptr;
   size_t operands = 0;
