@@ -197,6 +197,46 @@ TEST_CASE("sim: bound register loads and broadcasts observe what the general ent
   CHECK(Observed(rr) == Observed(Run(race_kw)));
 }
 
+TEST_CASE("sim: bound pl.min and pl.max observe what the general entry observes") {
+  // pl.min / pl.max of two ints is bound (the loop-bound case); the same call with its
+  // operands by keyword, or of other kinds, takes the general entry. Ints compare exactly, also
+  // past 2^53 where doubles tie; of equal values the first is returned.
+  const std::vector<std::pair<std::string, std::string>> calls = {
+      {"pl.min(40, 70)", "pl.min(lhs=40, rhs=70)"},
+      {"pl.max(40, 70)", "pl.max(lhs=40, rhs=70)"},
+      {"pl.min(70 - 64, 40)", "pl.min(lhs=70 - 64, rhs=40)"},
+      {"pl.max(-3, 2)", "pl.max(-3, rhs=2)"},
+      {"pl.min(9007199254740993, 9007199254740992) - 9007199254740992 + 5",
+       "pl.min(lhs=9007199254740993, rhs=9007199254740992) - 9007199254740992 + 5"},
+      {"pl.max(9007199254740992, 9007199254740993) - 9007199254740992 + 5",
+       "pl.max(lhs=9007199254740992, rhs=9007199254740993) - 9007199254740992 + 5"},
+      {"pl.min(True, 12)", "pl.min(lhs=True, rhs=12)"},
+      {"pl.max(2.5, 7)", "pl.max(lhs=2.5, rhs=7)"},
+  };
+  for (const auto& [bound, general] : calls) {
+    INFO(bound);
+    auto body = [](const std::string& n) {
+      return "    n = " + n + "\n    r = vf.add(x, y, vf.update_mask(n, dtype=pl.DT_FP32))\n"
+             "    s = vf.full(n * 1.0, m)\n";
+    };
+    auto ra = Run(Kernel(body(bound)));
+    auto rb = Run(Kernel(body(general)));
+    INFO(ra.hazards.ToText());
+    CHECK(ra.completed);
+    CHECK(Observed(ra) == Observed(rb));
+  }
+  // The exact comparison: 2^53 + 1 is the larger, so min picks 2^53 (n = 5), max 2^53 + 1 (n = 6).
+  auto lane0 = [](const std::string& n) {
+    auto r = Run(Kernel("    n = " + n + "\n    r = x\n    s = vf.full(n * 1.0, m)\n"));
+    REQUIRE(r.outputs.size() == 1);
+    return r.outputs[0].tensor.data_as<float>()[64];
+  };
+  CHECK(lane0("pl.min(9007199254740993, 9007199254740992) - 9007199254740992 + 5") == 5.0f);
+  CHECK(lane0("pl.max(9007199254740992, 9007199254740993) - 9007199254740992 + 5") == 6.0f);
+  CHECK(lane0("pl.min(lhs=9007199254740993, rhs=9007199254740992) - 9007199254740992 + 5") == 5.0f);
+  CHECK(lane0("pl.min(7, 7)") == 7.0f);
+}
+
 TEST_CASE("sim: a register result never overwrites a register another name shares") {
   // keep, the tuple and the list share x's first register; r's loop must leave them alone.
   const std::string src = Kernel(

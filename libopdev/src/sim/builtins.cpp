@@ -37,6 +37,7 @@ BoundBuiltin FindBoundBuiltin(const std::string& q) {
   static const BoundTable table = [] {
     BoundTable t;
     RegisterVfBoundBuiltins(t);
+    RegisterScalarBoundBuiltins(t);
     return t;
   }();
   auto it = table.find(q);

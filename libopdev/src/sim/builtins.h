@@ -87,6 +87,7 @@ void RegisterPipeBuiltins(BuiltinTable& t);  // pl.system.sync_src/dst, mutex_*,
 // repeats in its loops.
 using BoundTable = std::map<std::string, BoundBuiltin>;
 void RegisterVfBoundBuiltins(BoundTable& t);
+void RegisterScalarBoundBuiltins(BoundTable& t);  // pl.min / pl.max of two ints (builtins_tile.cpp)
 
 // A cross-core set / wait of the running core (builtins_sync.cpp), for pl.system.set_cross_core
 // / wait_cross_core and the events of the pipeline transform (pipeline_stage.h). `pipe`: the

@@ -234,19 +234,45 @@ Value SubblockNum(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   return Value::Int(in.core->subblock_num);
 }
 
+// Python's min / max: the first of the smallest (largest) values. Two ints compare exactly
+// (as doubles, ints past 2^53 would tie); anything else compares as doubles.
 Value ScalarMinMax(Interp& in, const XNode& call, BArgs& pos, bool is_min) {
   if (pos.size() == 1 && pos[0].IsSeq()) pos = pos[0].Items();
   if (pos.empty()) in.Fail(hazard::kRuntimeError, call.line, "min/max of nothing");
   Value best = pos[0];
   for (size_t i = 1; i < pos.size(); ++i) {
-    double x = in.ToDouble(pos[i], call.line, "min/max argument");
-    double b = in.ToDouble(best, call.line, "min/max argument");
-    if (is_min ? x < b : x > b) best = pos[i];
+    bool better;
+    if (pos[i].kind == VK::kInt && best.kind == VK::kInt) {
+      better = is_min ? pos[i].i < best.i : pos[i].i > best.i;
+    } else {
+      double x = in.ToDouble(pos[i], call.line, "min/max argument");
+      double b = in.ToDouble(best, call.line, "min/max argument");
+      better = is_min ? x < b : x > b;
+    }
+    if (better) best = pos[i];
   }
   return best;
 }
-Value PlMin(Interp& in, const XNode& call, BArgs& pos, Kwargs&) { return ScalarMinMax(in, call, pos, true); }
-Value PlMax(Interp& in, const XNode& call, BArgs& pos, Kwargs&) { return ScalarMinMax(in, call, pos, false); }
+// pl.min(lhs, rhs) / pl.max(lhs, rhs) (_api.py), operands by position or keyword.
+Value MinMaxFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw, bool is_min) {
+  if (!kw.empty()) {
+    Args a(in, call, pos, kw, is_min ? "pl.min" : "pl.max");
+    BArgs both = {a.Req(0, "lhs"), a.Req(1, "rhs")};
+    return ScalarMinMax(in, call, both, is_min);
+  }
+  return ScalarMinMax(in, call, pos, is_min);
+}
+Value PlMin(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) { return MinMaxFn(in, call, pos, kw, true); }
+Value PlMax(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) { return MinMaxFn(in, call, pos, kw, false); }
+// The bound form of pl.min / pl.max (value.h, BoundFn) for two ints, the loop-bound case
+// (`pl.min(LANES, n - r * LANES)`); any other operands take the general entry.
+template <bool kMin>
+bool MinMaxBound(Interp&, const XNode&, const Value* const* ops, Value* out) {
+  if (ops[0]->kind != VK::kInt || ops[1]->kind != VK::kInt) return false;
+  const int64_t a = ops[0]->i, b = ops[1]->i;
+  *out = Value::Int((kMin ? b < a : b > a) ? b : a);
+  return true;
+}
 Value PlConst(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   Args a(in, call, pos, kw, "pl.const");
   return a.Req(0, "value");
@@ -1031,6 +1057,11 @@ void RegisterTileBuiltins(BuiltinTable& t) {
   t["pl.fill_index"] = FillIndexFn;
   for (const char* n : {"pl.printf", "pl.pto_assert", "pl.section_vector", "pl.section_cube"})
     t[n] = NoOp;
+}
+
+void RegisterScalarBoundBuiltins(BoundTable& t) {
+  t["pl.min"] = BoundBuiltin{MinMaxBound<true>, 2, {}};
+  t["pl.max"] = BoundBuiltin{MinMaxBound<false>, 2, {}};
 }
 
 }  // namespace opdev::sim
