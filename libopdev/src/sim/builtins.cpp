@@ -97,6 +97,10 @@ void PutMask(Value& out, const MaskReg& m) {
   if (out.kind == VK::kMask && out.o.use_count() == 1) out.As<MaskReg>() = m;
   else out = MakeMask(m);
 }
+void PutFirstNMask(Value& out, int64_t count, int width) {
+  if (out.kind == VK::kMask && out.o.use_count() == 1) out.As<MaskReg>().SetFirstN(count, width);
+  else out = MakeMask(MaskReg::FirstN(count, width));
+}
 
 void Args::Fail(const std::string& msg) const {
   in_.Fail(hazard::kRuntimeError, call_.line, std::string(fname_) + ": " + msg);

@@ -153,5 +153,7 @@ Value MakeMask(const MaskReg& m);
 // when nothing else shares it (`x = vf.add(x, y, m)` in a VF loop), else as MakeReg / MakeMask.
 void PutReg(Value& out, const VReg& r);
 void PutMask(Value& out, const MaskReg& m);
+// PutMask(out, MaskReg::FirstN(count, width)), built in place when out's mask is its own.
+void PutFirstNMask(Value& out, int64_t count, int width);
 
 }  // namespace opdev::sim

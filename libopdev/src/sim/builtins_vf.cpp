@@ -183,7 +183,8 @@ bool UpdateMaskBound(Interp& in, const XNode& call, const Value* const* ops, Val
   if (!OperandKinds(ops, {VK::kInt})) return false;
   BArgs none;
   Args a(in, call, none, call.bound_kwargs, "vf.update_mask");
-  PutMask(*out, vf::UpdateMask(ops[0]->i, a.DTypeArg(1, "dtype", DType::kFloat32)));
+  // vf::UpdateMask's mask, written into the one the assigned local holds.
+  PutFirstNMask(*out, ops[0]->i, static_cast<int>(DTypeSize(a.DTypeArg(1, "dtype", DType::kFloat32))));
   return true;
 }
 

@@ -16,17 +16,17 @@ void JoinInto(PipeClock& to, const PipeClock& from) {
 bool SameRecord(const PipeAccess& a, const PipeAccess& b) {
   return a.epoch == b.epoch && (a.epoch == 0 || (a.pipe == b.pipe && a.line == b.line));
 }
-}  // namespace
-
-// Whether two runs hold the same records. The record the access just wrote (pipe p's read, or
-// the write) is compared first: it is the one neighbours usually differ in.
-bool PipeState::SameRuns(const Seg& a, const Seg& b, Pipe p, bool write) {
+// Whether two runs (PipeState::Seg) hold the same records. The record the access just wrote
+// (pipe p's read, or the write) is compared first: it is the one neighbours usually differ in.
+template <typename Seg>
+bool SameRuns(const Seg& a, const Seg& b, Pipe p, bool write) {
   if (!SameRecord(write ? a.write : a.reads[I(p)], write ? b.write : b.reads[I(p)])) return false;
   if (!SameRecord(a.write, b.write)) return false;
   for (int r = 0; r < kNumPipes; ++r)
     if (!SameRecord(a.reads[r], b.reads[r])) return false;
   return true;
 }
+}  // namespace
 
 std::string_view PipeName(Pipe p) { return kNames[I(p)]; }
 

@@ -107,7 +107,6 @@ class PipeState {
   // the next DMA merges them again): their nodes come from a free list.
   using SegMap = std::map<uint64_t, Seg, std::less<uint64_t>, FreeListAlloc<std::pair<const uint64_t, Seg>>>;
   static void Split(SegMap& m, uint64_t at);
-  static bool SameRuns(const Seg& a, const Seg& b, Pipe p, bool write);
   // The run the last access of a space started at: a loop of register loads or stores walks a
   // tile's runs in order, so the next access usually starts at this run or the one after it
   // and needs no search of the map. A copied or moved state starts without one.

@@ -28,11 +28,16 @@ int MaskReg::ActiveCount(int elem_bytes) const {
 
 MaskReg MaskReg::FirstN(int64_t count, int width) {
   MaskReg m;
-  m.width = width;
-  int64_t lanes = kVRegBytes / width;
-  int64_t n = std::clamp<int64_t>(count, 0, lanes);
-  std::fill(m.bit.begin(), m.bit.begin() + n * width, uint8_t{1});
+  m.SetFirstN(count, width);
   return m;
+}
+
+void MaskReg::SetFirstN(int64_t count, int w) {
+  width = w;
+  const int64_t lanes = kVRegBytes / w;
+  const size_t set = static_cast<size_t>(std::clamp<int64_t>(count, 0, lanes) * w);
+  std::memset(bit.data(), 1, set);
+  std::memset(bit.data() + set, 0, kVRegBytes - set);
 }
 
 namespace vf {

@@ -63,6 +63,8 @@ struct MaskReg {
   int ActiveCount(int elem_bytes) const;
   // First `count` elements of `width` bytes active (clamped to the register).
   static MaskReg FirstN(int64_t count, int width);
+  // The same in place: this mask becomes FirstN(count, width).
+  void SetFirstN(int64_t count, int width);
 };
 
 // Whether a lane of `r` that `m` makes active was computed from bytes never written.
