@@ -659,8 +659,8 @@ Flow Interp::Exec(const std::vector<SNode>& body, Frame& fr, Value* ret) {
           int64_t a = 0, b = 0, step = 1;
           size_t na = it.items.size();
           if (na == 0 || na > 3) Fail(hazard::kRuntimeError, s.line, "range() takes 1 to 3 arguments");
-          std::vector<int64_t> v;
-          for (const auto& x : it.items) v.push_back(ToInt(Eval(*x, fr), s.line, "range() argument"));
+          int64_t v[3] = {0, 0, 0};  // the arguments (1 to 3, checked above)
+          for (size_t j = 0; j < na; ++j) v[j] = ToInt(Eval(*it.items[j], fr), s.line, "range() argument");
           if (na == 1) b = v[0];
           else { a = v[0]; b = v[1]; if (na == 3) step = v[2]; }
           if (step == 0) Fail(hazard::kRuntimeError, s.line, "range() step must not be zero");

@@ -209,6 +209,19 @@ void LoopBin(BinOp op, const float* x, const float* y, float* z, int n) {
   }
 }
 
+// Lanes of n fp32 values whose mask flag (byte i * es) is clear become +0. The 64- and
+// 128-lane registers take a branch-free select over constant widths, which vectorises.
+template <int N, int ES>
+void ZeroInactiveN(float* x, const MaskReg& m) {
+  for (int i = 0; i < N; ++i) x[i] = m.bit[i * ES] != 0 ? x[i] : 0.0f;
+}
+void ZeroInactive(float* x, int n, int es, const MaskReg& m) {
+  if (n == 64 && es == 4) return ZeroInactiveN<64, 4>(x, m);
+  if (n == 128 && es == 2) return ZeroInactiveN<128, 2>(x, m);
+  for (int i = 0; i < n; ++i)
+    if (!m.bit[i * es]) x[i] = 0.0f;
+}
+
 // Applies the predicate to computed fp32 lanes: inactive lanes become 0 or the merge source.
 void MaskLanesF(float* z, int n, int es, const MaskReg& m, MergeMode mode, const VReg* merge_src) {
   if (mode == MergeMode::kMerging && merge_src && merge_src->dtype != DType::kFloat64) {
@@ -221,8 +234,7 @@ void MaskLanesF(float* z, int n, int es, const MaskReg& m, MergeMode mode, const
   // A mask with every byte of the n lanes set (the ALL masks, full update_mask counts)
   // leaves every lane as computed.
   if (std::memchr(m.bit.data(), 0, static_cast<size_t>(n) * static_cast<size_t>(es)) == nullptr) return;
-  for (int i = 0; i < n; ++i)
-    if (!m.bit[i * es]) z[i] = 0.0f;
+  ZeroInactive(z, n, es, m);
 }
 
 // Undefined-lane propagation for lane-wise ops.
@@ -547,9 +559,7 @@ VReg Reduce(ReduceOp op, const VReg& a, const MaskReg& m) {
     alignas(64) float x[kMaxLanes];
     ToF32(a, x);
     if (op == ReduceOp::kSum) {
-      if (!AllActive(m))
-        for (int i = 0; i < n; ++i)
-          if (!m.bit[i * es]) x[i] = 0.0f;
+      if (!AllActive(m)) ZeroInactive(x, n, es, m);
       float sum = n == 64 ? PairwiseSum<64>(x) : n == 128 ? PairwiseSum<128>(x) : PairwiseSum<0>(x, n);
       // A NaN sum: the tree again, each step with FirstNaNOr's NaN.
       if (sum != sum) {
