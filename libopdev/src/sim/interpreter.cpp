@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <utility>
 
 namespace opdev::sim {
 
@@ -191,24 +192,13 @@ Value Interp::Eval(const XNode& n, Frame& fr) {
     }
     case XK::kCall: return EvalCall(n, fr);
     case XK::kBin: {
-      // Two integers (indices, sizes, offsets) read in place; anything else, or an operation
-      // IntOp leaves to BinOp, takes the general path (reading a local, constant or module
-      // name again has no effect).
-      auto peek = [&](const XNode& x) -> const Value* {
-        switch (x.kind) {
-          case XK::kLocal: return &fr.slots[x.slot];
-          case XK::kConst: return &x.constant;
-          case XK::kGlobal: return &Global(x);
-          default: return nullptr;
-        }
-      };
-      const Value* a = peek(*n.a);
-      if (a && a->kind == VK::kInt) {
-        const Value* b = peek(*n.b);
-        if (b && b->kind == VK::kInt) {
-          Value r = IntOp(n.op, a->i, b->i, n.line);
-          if (r.kind != VK::kNone) return r;
-        }
+      // Integer operands (indices, sizes, offsets, `base + r * LANES`) computed in place;
+      // anything else, or an operation IntOp leaves to BinOp, takes the general path (which
+      // evaluates the operands again: they have no effects, see PeekInt).
+      int64_t x, y;
+      if (PeekInt(*n.a, fr, &x) && PeekInt(*n.b, fr, &y)) {
+        Value r = IntOp(n.op, x, y, n.line);
+        if (r.kind != VK::kNone) return r;
       }
       return BinOp(n.op, Eval(*n.a, fr), Eval(*n.b, fr), n.line);
     }
@@ -264,6 +254,41 @@ Value Interp::Eval(const XNode& n, Frame& fr) {
     }
   }
   Fail(hazard::kUnsupported, n.line, "expression");
+}
+
+// An int local, constant or module name, or integer arithmetic of those (nested kBin), in
+// evaluation order without Value temporaries. False when an operand is something else or
+// IntOp leaves an operation to BinOp: nothing has changed then (reading those names has no
+// effect), and the general path evaluates the expression again and reports what it finds. An
+// operation IntOp refuses (a division by zero, int64 overflow) fails here as it would there.
+bool Interp::PeekInt(const XNode& x, Frame& fr, int64_t* out) {
+  switch (x.kind) {
+    case XK::kLocal: {
+      const Value& v = fr.slots[x.slot];
+      if (v.kind != VK::kInt) return false;
+      *out = v.i;
+      return true;
+    }
+    case XK::kConst:
+      if (x.constant.kind != VK::kInt) return false;
+      *out = x.constant.i;
+      return true;
+    case XK::kGlobal: {
+      const Value& v = Global(x);
+      if (v.kind != VK::kInt) return false;
+      *out = v.i;
+      return true;
+    }
+    case XK::kBin: {
+      int64_t a, b;
+      if (!PeekInt(*x.a, fr, &a) || !PeekInt(*x.b, fr, &b)) return false;
+      const Value r = IntOp(x.op, a, b, x.line);
+      if (r.kind != VK::kInt) return false;
+      *out = r.i;
+      return true;
+    }
+    default: return false;
+  }
 }
 
 // The argument vectors of the call being evaluated: reused per call depth (their capacity
@@ -801,6 +826,31 @@ double TrueDivide(int64_t x, int64_t y) {
   return neg ? -d : d;
 }
 
+// Python's float floor division and modulo (y != 0): the remainder from fmod, exact, moved to
+// the divisor's sign, and the quotient from the exact difference x - mod, so that
+// x == q * y + mod as nearly as floats allow (`x - floor(x / y) * y` is off by a rounding of
+// x / y for large quotients, `1e18 % 7.0` among them). Zeros take the signs Python gives them.
+std::pair<double, double> PyFloatDivMod(double x, double y) {
+  double mod = std::fmod(x, y);
+  double div = (x - mod) / y;
+  if (mod != 0) {
+    if ((y < 0) != (mod < 0)) {
+      mod += y;
+      div -= 1.0;
+    }
+  } else {
+    mod = std::copysign(0.0, y);
+  }
+  double floordiv;
+  if (div != 0) {
+    floordiv = std::floor(div);
+    if (div - floordiv > 0.5) floordiv += 1.0;
+  } else {
+    floordiv = std::copysign(0.0, x / y);
+  }
+  return {floordiv, mod};
+}
+
 int64_t PyMod(int64_t a, int64_t b) {
   int64_t m = a % b;
   if (m != 0 && ((m < 0) != (b < 0))) m += b;
@@ -899,10 +949,10 @@ Value Interp::BinOp(py::Op op, const Value& a, const Value& b, int line) {
         return Value::Float(x / y);
       case py::Op::kFloorDiv:
         if (y == 0) Fail(hazard::kRuntimeError, line, "float floor division by zero");
-        return Value::Float(std::floor(x / y));
+        return Value::Float(PyFloatDivMod(x, y).first);
       case py::Op::kMod:
         if (y == 0) Fail(hazard::kRuntimeError, line, "float modulo by zero");
-        return Value::Float(x - std::floor(x / y) * y);
+        return Value::Float(PyFloatDivMod(x, y).second);
       case py::Op::kPow: return Value::Float(std::pow(x, y));
       default: break;
     }
