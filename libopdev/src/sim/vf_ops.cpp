@@ -305,13 +305,25 @@ float PairwiseSum(const float* x, int n = N) {
 
 // Lane i of r (ES bytes) = `one` where the mask is set (every lane without a mask), else the
 // merge source's lane i, else zero.
+// Lanes are ES-byte words (the bytes as they are, so any pattern is kept): each case is one
+// branch-free pass over a constant count, which vectorises.
 template <int ES>
 void FillLanesN(VReg& r, const uint8_t* one, const MaskReg* m, const VReg* merge) {
-  static constexpr uint8_t kZero[8] = {};
-  for (int i = 0; i < kVRegBytes / ES; ++i) {
-    const uint8_t* from = (!m || m->bit[i * ES]) ? one : merge ? merge->raw.data() + i * ES : kZero;
-    std::memcpy(r.raw.data() + i * ES, from, ES);
+  using W = std::conditional_t<ES == 1, uint8_t, std::conditional_t<ES == 2, uint16_t, std::conditional_t<ES == 4, uint32_t, uint64_t>>>;
+  constexpr int kN = kVRegBytes / ES;
+  W v;
+  std::memcpy(&v, one, ES);
+  alignas(64) W out[kN];
+  if (!m) {
+    for (int i = 0; i < kN; ++i) out[i] = v;
+  } else if (!merge) {
+    for (int i = 0; i < kN; ++i) out[i] = m->bit[i * ES] != 0 ? v : W{0};
+  } else {
+    alignas(64) W old[kN];
+    std::memcpy(old, merge->raw.data(), kVRegBytes);
+    for (int i = 0; i < kN; ++i) out[i] = m->bit[i * ES] != 0 ? v : old[i];
   }
+  std::memcpy(r.raw.data(), out, kVRegBytes);
 }
 void FillLanes(VReg& r, int es, const uint8_t* one, const MaskReg* m, const VReg* merge) {
   switch (es) {
@@ -459,7 +471,12 @@ VReg Unary(UnOp op, const VReg& a, const MaskReg& m, MergeMode mode, const VReg*
   if (IsFloatReg(a.dtype)) ToF32(a, x);
   else for (int i = 0; i < n; ++i) x[i] = static_cast<float>(a.Get(i));
   switch (op) {
-    case UnOp::kExp: ExpF32(x, z, n); break;
+    case UnOp::kExp:
+      // An inactive lane's result is replaced (zero or the merge source) below, so it enters
+      // exp as 0 rather than as whatever its bytes hold (poison NaNs take exp's slow path).
+      ZeroInactive(x, n, es, m);
+      ExpF32(x, z, n);
+      break;
     case UnOp::kLn: for (int i = 0; i < n; ++i) z[i] = std::log(x[i]); break;
     case UnOp::kSqrt: for (int i = 0; i < n; ++i) z[i] = std::sqrt(x[i]); break;
     case UnOp::kAbs: for (int i = 0; i < n; ++i) z[i] = std::fabs(x[i]); break;
@@ -497,12 +514,16 @@ VReg ExpSub(const VReg& a, const VReg& b, const MaskReg& m, DType out_dtype, Cas
     F32FromHalvesN(ah, x, 64);
     F32FromHalvesN(bh, y, 64);
     for (int i = 0; i < 64; ++i) d[i] = x[i] - y[i];
-    ExpF32(d, d, 64);
     if (AllActive(m)) {
+      ExpF32(d, d, 64);
       std::memcpy(r.raw.data(), d, kVRegBytes);
     } else {
+      // Inactive lanes are zeroed whatever exp gives them, so they enter exp as 0: their
+      // source bytes (poison, stale lanes) would send NaNs down exp's slow per-lane path.
       alignas(64) uint32_t mw[64];
       std::memcpy(mw, m.bit.data(), kVRegBytes);
+      for (int i = 0; i < 64; ++i) d[i] = ((mw[i] >> sh) & 0xFFu) != 0 ? d[i] : 0.0f;
+      ExpF32(d, d, 64);
       for (int i = 0; i < 64; ++i) z[i] = ((mw[i] >> sh) & 0xFFu) != 0 ? d[i] : 0.0f;
       std::memcpy(r.raw.data(), z, kVRegBytes);
     }
@@ -525,7 +546,7 @@ VReg ExpSub(const VReg& a, const VReg& b, const MaskReg& m, DType out_dtype, Cas
   if (a.dtype == DType::kFloat16 && out_dtype == DType::kFloat32) {
     const int off = layout == CastLayout::kOne ? 1 : 0;
     alignas(64) float d[kMaxLanes];
-    for (int i = 0; i < n_out; ++i) d[i] = x[2 * i + off] - y[2 * i + off];
+    for (int i = 0; i < n_out; ++i) d[i] = m.bit[(2 * i + off) * es] ? x[2 * i + off] - y[2 * i + off] : 0.0f;
     ExpF32(d, d, n_out);
     for (int i = 0; i < n_out; ++i) z[i] = m.bit[(2 * i + off) * es] ? d[i] : 0.0f;
     FromF32(z, r);
@@ -542,6 +563,7 @@ VReg ExpSub(const VReg& a, const VReg& b, const MaskReg& m, DType out_dtype, Cas
   }
   const int n = a.Lanes();
   for (int i = 0; i < n; ++i) z[i] = x[i] - y[i];
+  ZeroInactive(z, n, es, m);  // zeroed after exp either way: no inactive NaN enters it
   ExpF32(z, z, n);
   MaskLanesF(z, n, es, m, MergeMode::kZeroing, nullptr);
   r.dtype = a.dtype;
