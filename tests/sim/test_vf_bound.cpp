@@ -282,3 +282,108 @@ TEST_CASE("sim: a call its bound form declines fails as the general entry says")
   const std::string fk = Kernel("    r = vf.add(x, y, vf.update_mask(scalar=4.5, dtype=pl.DT_FP32))\n", true);
   CHECK(Observed(rf) == Observed(Run(fk)));
 }
+
+TEST_CASE("sim: a bound register store observes what the general entry observes") {
+  // vf.store_align(tile, src, preg) is bound (Kernel's own stores of r and s are too); the same
+  // store with its mask by keyword takes the general entry. Partial and wrong-width masks, a
+  // tile + offset address, lanes past the tile, a misaligned and an out-of-UB address, lanes
+  // loaded from bytes never written, a loop of stores and a mask where the register belongs.
+  auto with_store = [](const std::string& store) {
+    std::string src = Kernel("    r = x\n");
+    const std::string first = "    vf.store_align(to, r, m)\n";
+    src.replace(src.find(first), first.size(), store);
+    return src;
+  };
+  const std::vector<std::pair<std::string, std::string>> stores = {
+      {"    vf.store_align(to, r, h)\n", "    vf.store_align(to, r, preg=h)\n"},
+      {"    vf.store_align(to + 16, y, h)\n", "    vf.store_align(to + 16, y, preg=h)\n"},
+      {"    vf.store_align(to + 100, r, m)\n", "    vf.store_align(to + 100, r, preg=m)\n"},
+      {"    vf.store_align(to + 3, r, m)\n", "    vf.store_align(to + 3, r, preg=m)\n"},
+      {"    vf.store_align(to + (1 << 20), r, m)\n", "    vf.store_align(to + (1 << 20), r, preg=m)\n"},
+      {"    vf.store_align(to, r, m16)\n", "    vf.store_align(to, r, preg=m16)\n"},
+      {"    vf.store_align(to, vf.load_align(to, 64), m)\n", "    vf.store_align(to, vf.load_align(to, 64), preg=m)\n"},
+      {"    for i in pl.range(0, 2):\n        vf.store_align(to + i * 8, vf.adds(r, i, m), h)\n",
+       "    for i in pl.range(0, 2):\n        vf.store_align(to + i * 8, vf.adds(r, i, m), preg=h)\n"},
+      {"    vf.store_align(to, h, m)\n", "    vf.store_align(to, h, preg=m)\n"},
+      {"    vf.store_align(x, r, m)\n", "    vf.store_align(x, r, preg=m)\n"},
+  };
+  for (const auto& [bound, general] : stores) {
+    INFO(bound);
+    auto ra = Run(with_store(bound));
+    auto rb = Run(with_store(general));
+    INFO(ra.hazards.ToText());
+    CHECK(Observed(ra) == Observed(rb));
+  }
+  // Each refusal at the store's line, with the general entry's message for a declined call.
+  const std::string mis = with_store("    vf.store_align(to + 3, r, m)\n");
+  CHECK(HasAt(Run(mis).hazards, sim::hazard::kRegisterRange, LineOf(mis, "vf.store_align(to + 3, r, m)")));
+  const std::string past = with_store("    vf.store_align(to + 100, r, m)\n");
+  auto rp = Run(past);
+  INFO(rp.hazards.ToText());
+  CHECK(HasAt(rp.hazards, sim::hazard::kRegisterRange, LineOf(past, "vf.store_align(to + 100, r, m)")));
+  const std::string bad = with_store("    vf.store_align(to, h, m)\n");
+  auto rbad = Run(bad);
+  CHECK_FALSE(rbad.completed);
+  const Diagnostic* d = rbad.hazards.Find(sim::hazard::kRuntimeError);
+  REQUIRE(d != nullptr);
+  CHECK(d->line == LineOf(bad, "vf.store_align(to, h, m)"));
+  CHECK(d->message == "vf.store_align: argument 'src' must be a vector register, got MaskReg");
+  // Without auto_mutex or a sync, the VF store into tx races the MTE2 copy into it: the same
+  // finding at the store's line through the bound form.
+  auto unsynced = [&](const std::string& store) {
+    std::string src = with_store(store);
+    src.replace(src.find("@pl.jit(auto_mutex=True)"), 24, "@pl.jit(auto_mutex=False)");
+    return src;
+  };
+  const std::string race = unsynced("    vf.store_align(tx, r, m)\n");
+  auto rr = Run(race);
+  INFO(rr.hazards.ToText());
+  REQUIRE(rr.hazards.HasErrors());
+  bool at_store = false;
+  for (const auto& diag : rr.hazards.items())
+    at_store |= diag.severity == Severity::kError && diag.line == LineOf(race, "vf.store_align(tx, r, m)");
+  CHECK(at_store);
+  CHECK(Observed(rr) == Observed(Run(unsynced("    vf.store_align(tx, r, preg=m)\n"))));
+}
+
+TEST_CASE("sim: a bound register store is its own operation on the V pipe") {
+  // The store of the second VF call is V's newest operation, after the flag the kernel set
+  // once the first VF call (a load) had run: MTE3 reading the stored bytes without a flag of
+  // its own races it. A store that reused the load's operation would look covered by the flag.
+  auto src = [](const std::string& store) {
+    return "import pypto_pro.language as pl\n"
+           "from pypto_pro.language import Vf as vf\n\n"
+           "@pl.vector_function\n"
+           "def first(tx):\n"
+           "    x = vf.load_align(tx, 0)\n\n"
+           "@pl.vector_function\n"
+           "def second(to):\n"
+           "    m = vf.create_mask(pattern=pl.MaskPattern.ALL, dtype=pl.DT_FP32)\n" +
+           store +
+           "\n@pl.jit(auto_mutex=False)\n"
+           "def k(x: pl.Tensor[[1, 64], pl.DT_FP32], y: pl.Tensor[[1, 64], pl.DT_FP32],\n"
+           "      out: pl.Tensor[[1, 128], pl.DT_FP32]):\n"
+           "    tt = pl.TileType(shape=[1, 64], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec)\n"
+           "    ot = pl.TileType(shape=[1, 128], dtype=pl.DT_FP32, target_memory=pl.MemorySpace.Vec)\n"
+           "    tx = pl.make_tile(tt, addr=0, size=256)\n"
+           "    to = pl.make_tile(ot, addr=512, size=512)\n"
+           "    with pl.section_vector():\n"
+           "        pl.load(tx, x, [0, 0])\n"
+           "        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)\n"
+           "        pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)\n"
+           "        first(tx)\n"
+           "        pl.system.sync_src(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=1)\n"
+           "        pl.system.sync_dst(set_pipe=pl.PipeType.V, wait_pipe=pl.PipeType.MTE3, event_id=1)\n"
+           "        second(to)\n"
+           "        pl.store(out, to, [0, 0])\n";
+  };
+  const std::string bound = src("    vf.store_align(to, vf.full(1.0, m), m)\n");
+  const std::string general = src("    vf.store_align(to, vf.full(1.0, m), preg=m)\n");
+  auto rb = Run(bound);
+  INFO(rb.hazards.ToText());
+  bool race_at_store = false;
+  for (const auto& d : rb.hazards.items())
+    race_at_store |= d.severity == Severity::kError && d.line == LineOf(bound, "pl.store(out, to, [0, 0])");
+  CHECK(race_at_store);
+  CHECK(Observed(rb) == Observed(Run(general)));
+}

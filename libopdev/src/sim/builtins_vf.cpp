@@ -469,6 +469,50 @@ void StorePacked(const Args& a, const XNode& call, const VReg& r, const MaskReg&
   if (cur) AdvancePostUpdate(a, *cur, t);
 }
 
+// The contiguous store (dist NORM) of `r` under `m` at `ra`, after the mask check: the address
+// and tile-range checks, the pipe model's V access of the active lanes' span, the bytes and
+// their written flags; a post-update store (`cur` set) then advances its cursor.
+void StoreContiguous(const Args& a, const XNode& call, const VReg& r, const MaskReg& m, const RegAddr& ra,
+                     Interp::VfCursor* cur) {
+  Interp& in = a.in();
+  const uint64_t byte = CheckedAddress(a, ra, r.dtype, "vf.store_align");
+  Tile& t = *ra.tile;
+  in.MarkUsed(t);
+  // Active lanes must stay inside the tile.
+  const int es = r.ElemBytes();
+  int first = -1, last = -1;
+  for (int i = 0; i < r.Lanes() && first < 0; ++i)
+    if (m.bit[i * es]) first = i;
+  for (int i = r.Lanes() - 1; i >= first && first >= 0 && last < 0; --i)
+    if (m.bit[i * es]) last = i;
+  // The pipe model sees the bytes of the active lanes (the span from the first to the last).
+  if (first >= 0)
+    PipeRegisterAccess(in, t, byte + static_cast<uint64_t>(first) * es, byte + static_cast<uint64_t>(last + 1) * es,
+                       true, "vf.store_align");
+  if (last >= 0 && byte + static_cast<uint64_t>(last + 1) * es > t.addr + t.size) {
+    in.sink.Report(hazard::kRegisterRange, call.line,
+                   absl::StrFormat("vf.store_align writes active lane %d at byte 0x%x, past the end of tile '%s' [0x%x, 0x%x)",
+                                   last, byte + static_cast<uint64_t>(last) * es, t.name, t.addr, t.addr + t.size));
+  }
+  CheckStoreDtype(in, call, r, t);
+  SpaceBuffer& buf = in.Mem().Get(MemSpace::kVec);
+  if (!buf.origin.empty()) {
+    int16_t active = 0;
+    for (int i = 0; i < r.Lanes(); ++i) active += m.bit[i * es] ? 1 : 0;
+    for (int i = 0; i < r.Lanes(); ++i)
+      if (m.bit[i * es] && byte + static_cast<uint64_t>(i + 1) * es <= buf.origin.size())
+        std::fill_n(buf.origin.begin() + byte + i * es, es,
+                    WriteOrigin{call.line, static_cast<int16_t>(i), active});
+  }
+  buf.Touch(byte, byte + static_cast<uint64_t>(r.Lanes()) * es);
+  if (vf::StoreBytes(r, m, buf.bytes.data() + byte, buf.written.data() + byte)) {
+    in.sink.Report(hazard::kUninitUse, call.line,
+                   "vf.store_align stores active lanes computed from on-chip bytes never written in this run "
+                   "(e.g. padding columns of a tile the mask does not exclude); the stored bytes stay undefined");
+  }
+  if (cur) AdvancePostUpdate(a, *cur, t);
+}
+
 Value StoreAlignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   Args a(in, call, pos, kw, "vf.store_align");
   RequireVf(a);
@@ -518,43 +562,26 @@ Value StoreAlignFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
   CheckMask(a, m, r.dtype, "a register of");
   Interp::VfCursor* cur = nullptr;
   const RegAddr ra = StoreDestination(a, call, post, cur);
-  uint64_t byte = CheckedAddress(a, ra, r.dtype, "vf.store_align");
-  Tile& t = *ra.tile;
-  in.MarkUsed(t);
-  // Active lanes must stay inside the tile.
-  const int es = r.ElemBytes();
-  int first = -1, last = -1;
-  for (int i = 0; i < r.Lanes() && first < 0; ++i)
-    if (m.bit[i * es]) first = i;
-  for (int i = r.Lanes() - 1; i >= first && first >= 0 && last < 0; --i)
-    if (m.bit[i * es]) last = i;
-  // The pipe model sees the bytes of the active lanes (the span from the first to the last).
-  if (first >= 0)
-    PipeRegisterAccess(in, t, byte + static_cast<uint64_t>(first) * es, byte + static_cast<uint64_t>(last + 1) * es,
-                       true, "vf.store_align");
-  if (last >= 0 && byte + static_cast<uint64_t>(last + 1) * es > t.addr + t.size) {
-    in.sink.Report(hazard::kRegisterRange, call.line,
-                   absl::StrFormat("vf.store_align writes active lane %d at byte 0x%x, past the end of tile '%s' [0x%x, 0x%x)",
-                                   last, byte + static_cast<uint64_t>(last) * es, t.name, t.addr, t.addr + t.size));
-  }
-  CheckStoreDtype(in, call, r, t);
-  SpaceBuffer& buf = in.Mem().Get(MemSpace::kVec);
-  if (!buf.origin.empty()) {
-    int16_t active = 0;
-    for (int i = 0; i < r.Lanes(); ++i) active += m.bit[i * es] ? 1 : 0;
-    for (int i = 0; i < r.Lanes(); ++i)
-      if (m.bit[i * es] && byte + static_cast<uint64_t>(i + 1) * es <= buf.origin.size())
-        std::fill_n(buf.origin.begin() + byte + i * es, es,
-                    WriteOrigin{call.line, static_cast<int16_t>(i), active});
-  }
-  buf.Touch(byte, byte + static_cast<uint64_t>(r.Lanes()) * es);
-  if (vf::StoreBytes(r, m, buf.bytes.data() + byte, buf.written.data() + byte)) {
-    in.sink.Report(hazard::kUninitUse, call.line,
-                   "vf.store_align stores active lanes computed from on-chip bytes never written in this run "
-                   "(e.g. padding columns of a tile the mask does not exclude); the stored bytes stay undefined");
-  }
-  if (cur) AdvancePostUpdate(a, *cur, t);
+  StoreContiguous(a, call, r, m, ra, cur);
   return Value::None();
+}
+
+// vf.store_align(tile, src, preg) of a vector register, no keywords: the contiguous NORM store
+// without post-update. Declines any other operand kinds (the general entry reports them).
+bool StoreAlignBound(Interp& in, const XNode& call, const Value* const* ops, Value* out) {
+  const Value& t = *ops[0];
+  if ((t.kind != VK::kTile && t.kind != VK::kTileOffset) || ops[1]->kind != VK::kVReg ||
+      ops[2]->kind != VK::kMask || !in.in_kernel)
+    return false;
+  PipeVfRegisterOpBegin(in, call);
+  BArgs none;
+  Args a(in, call, none, call.bound_kwargs, "vf.store_align");
+  const VReg& r = ops[1]->As<VReg>();
+  const MaskReg& m = ops[2]->As<MaskReg>();
+  CheckMask(a, m, r.dtype, "a register of");
+  StoreContiguous(a, call, r, m, Resolve(a, t, nullptr), nullptr);
+  *out = Value::None();
+  return true;
 }
 
 // de_interleave / interleave of two registers or two masks; returns the pair (dst0, dst1).
@@ -1122,6 +1149,7 @@ void RegisterVfBoundBuiltins(BoundTable& t) {
   t["vf.astype"] = BoundBuiltin{RegMaskBound<AsTypeOn, kAsType>, 2, {"dtype", "layout", "round_mode"}};
   t["vf.update_mask"] = BoundBuiltin{UpdateMaskBound, 1, {"dtype"}};
   t["vf.load_align"] = BoundBuiltin{LoadAlignBound, 2, {}};
+  t["vf.store_align"] = BoundBuiltin{StoreAlignBound, 3, {}};
   t["vf.full"] = BoundBuiltin{FullBound, 2, {"dtype", "mode", "pos"}};
 }
 
