@@ -120,11 +120,12 @@ void PipeState::UnitFlagStore(uint64_t acc, bool before) {
 void PipeState::Split(SegMap& m, uint64_t at) {
   auto it = m.upper_bound(at);
   if (it == m.begin()) return;
+  const auto after = it;
   --it;
   if (it->first < at && it->second.end > at) {
     Seg tail = it->second;
     it->second.end = at;
-    m.emplace(at, std::move(tail));
+    m.emplace_hint(after, at, std::move(tail));
   }
 }
 
@@ -154,7 +155,17 @@ std::optional<PipeConflict> PipeState::Access(MemSpace space, uint64_t begin, ui
     }
   }
   if (first == m.end()) first = m.lower_bound(begin);
-  if (first == m.end() || first->first != begin || first->second.end != end) {
+  if (first != m.end() && first->first == begin && first->second.end > end) {
+    // The bytes start a longer run (a register access walking a DMA's run): its tail becomes
+    // a run of its own, with the same records.
+    Seg tail = first->second;
+    first->second.end = end;
+    m.emplace_hint(std::next(first), end, std::move(tail));
+  } else if ((first == m.end() || first->first >= end) &&
+             (first == m.begin() || std::prev(first)->second.end <= begin)) {
+    // No recorded run meets the bytes (a first store into fresh bytes): one fresh run.
+    first = m.emplace_hint(first, begin, Seg{end, {}, {}});
+  } else if (first == m.end() || first->first != begin || first->second.end != end) {
     Split(m, begin);
     Split(m, end);
     // Fill the gaps of [begin, end) with fresh runs.
