@@ -387,3 +387,58 @@ TEST_CASE("sim: a bound register store is its own operation on the V pipe") {
   CHECK(race_at_store);
   CHECK(Observed(rb) == Observed(Run(general)));
 }
+
+TEST_CASE("sim: bound calls with nested calls and integer arithmetic observe what the general entry observes") {
+  // Operands that are nested bound calls or integer arithmetic are evaluated into the call's
+  // own values (program.h, XNode::bound_direct); the outer call with its last operand by
+  // keyword takes the general entry and evaluates the same operands through Eval. Results
+  // across loop iterations, float arithmetic where an int was expected, errors raised while an
+  // operand is evaluated, and a nested call its bound form declines.
+  const std::vector<std::pair<std::string, std::string>> bodies = {
+      {"    r = vf.add(vf.abs(x, h), vf.mul(x, y, m), h)\n",
+       "    r = vf.add(vf.abs(x, h), vf.mul(x, y, m), preg=h)\n"},
+      {"    r = x\n    for i in pl.range(0, 4):\n        r = vf.add(r, vf.muls(y, i + 1, m), h)\n"
+       "        s = vf.max(vf.load_align(ty, i * 8 + 8 - 8), vf.reduce_max(r, h), m)\n",
+       "    r = x\n    for i in pl.range(0, 4):\n        r = vf.add(r, vf.muls(y, i + 1, m), preg=h)\n"
+       "        s = vf.max(vf.load_align(ty, i * 8 + 8 - 8), vf.reduce_max(r, h), preg=m)\n"},
+      {"    t = 1.5\n    r = vf.adds(x, t * 2, h)\n", "    t = 1.5\n    r = vf.adds(x, t * 2, preg=h)\n"},
+      {"    n = 2\n    r = vf.load_align(tx, 8 // (n - n))\n", "    n = 2\n    r = vf.load_align(tx, offset=8 // (n - n))\n"},
+      {"    n = 2\n    r = vf.load_align(tx, (n << 61) * 4)\n", "    n = 2\n    r = vf.load_align(tx, offset=(n << 61) * 4)\n"},
+      {"    r = vf.add(vf.abs(m, m), y, h)\n", "    r = vf.add(vf.abs(m, m), y, preg=h)\n"},
+      {"    r = vf.add(x, vf.update_mask(40, dtype=pl.DT_FP32), h)\n",
+       "    r = vf.add(x, vf.update_mask(40, dtype=pl.DT_FP32), preg=h)\n"},
+      {"    n = 24\n    r = vf.add(x, vf.reduce_sum(y, vf.update_mask(n - 4, dtype=pl.DT_FP32)), "
+       "vf.update_mask(pl.min(n, 30) + 1, dtype=pl.DT_FP32))\n",
+       "    n = 24\n    r = vf.add(x, vf.reduce_sum(y, vf.update_mask(n - 4, dtype=pl.DT_FP32)), "
+       "preg=vf.update_mask(pl.min(n, 30) + 1, dtype=pl.DT_FP32))\n"},
+  };
+  for (const auto& [direct, general] : bodies) {
+    INFO(direct);
+    auto ra = Run(Kernel(direct));
+    auto rb = Run(Kernel(general));
+    INFO(ra.hazards.ToText());
+    CHECK(Observed(ra) == Observed(rb));
+  }
+  // The errors stop the run at the operand's line with the general entry's messages.
+  const std::string zero = Kernel("    n = 2\n    r = vf.load_align(tx, 8 // (n - n))\n");
+  auto rz = Run(zero);
+  CHECK_FALSE(rz.completed);
+  CHECK(HasAt(rz.hazards, sim::hazard::kRuntimeError, LineOf(zero, "8 // (n - n)")));
+  const std::string over = Kernel("    n = 2\n    r = vf.load_align(tx, (n << 61) * 4)\n");
+  auto ro = Run(over);
+  CHECK_FALSE(ro.completed);
+  CHECK(HasAt(ro.hazards, sim::hazard::kLimit, LineOf(over, "(n << 61) * 4")));
+  const std::string declined = Kernel("    r = vf.add(vf.abs(m, m), y, h)\n");
+  auto rd = Run(declined);
+  CHECK_FALSE(rd.completed);
+  const Diagnostic* d = rd.hazards.Find(sim::hazard::kRuntimeError);
+  REQUIRE(d != nullptr);
+  CHECK(d->line == LineOf(declined, "vf.abs(m, m)"));
+  // The loop's values: lane 0 of r after four iterations of r += y * (i + 1) under h.
+  auto loop = Run(Kernel("    r = x\n    for i in pl.range(0, 4):\n        r = vf.add(r, vf.muls(y, i + 1, m), h)\n"));
+  REQUIRE(loop.completed);
+  const auto in = Inputs();
+  float expect = static_cast<float>(in[0].GetDouble(0));
+  for (int i = 0; i < 4; ++i) expect = expect + static_cast<float>(in[1].GetDouble(0)) * static_cast<float>(i + 1);
+  CHECK(loop.outputs[0].tensor.GetDouble(0) == expect);
+}

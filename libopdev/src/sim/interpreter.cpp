@@ -384,6 +384,47 @@ void Interp::CallBound(const XNode& n, Frame& fr, Value& out) {
     GeneralEntry(n, ops, k, scope.cs, out);
     return;
   }
+  if (n.bound_direct) {
+    // Operands that are locals, constants, integer arithmetic or direct bound calls
+    // (program.h, XNode::bound_direct), in order; what is not read in place goes to the node's
+    // own values, so the call needs no argument scratch unless its form declines.
+    ++calls_;
+    CheckStack(n.line);
+    const Value* ops[kMaxBoundOperands];
+    std::array<Value, kMaxBoundOperands>& vals = *n.direct_values;
+    const size_t k = n.items.size();
+    for (size_t i = 0; i < k; ++i) {
+      const XNode& x = *n.items[i];
+      switch (n.direct_forms[i]) {
+        case XNode::OperandForm::kSlot: {
+          const Value& v = fr.slots[x.slot];
+          if (v.kind == VK::kUnavailable && v.s.empty()) UsedBeforeAssignment(x);
+          ops[i] = &v;
+          break;
+        }
+        case XNode::OperandForm::kConst: ops[i] = &x.constant; break;
+        case XNode::OperandForm::kInt: {
+          int64_t v;
+          if (!PeekInt(x, fr, &v)) vals[i] = Eval(x, fr);
+          else if (vals[i].kind == VK::kInt) vals[i].i = v;  // an int Value holds nothing else
+          else vals[i] = Value::Int(v);
+          ops[i] = &vals[i];
+          break;
+        }
+        case XNode::OperandForm::kCall:
+          CallBound(x, fr, vals[i]);
+          ops[i] = &vals[i];
+          break;
+      }
+    }
+    current_line = n.line;
+    if (core && core->mem) core->mem->op_line = n.line;
+    if (n.bound(*this, n, ops, &out)) return;
+    CallScope scope(*this, n.line);
+    --calls_;  // counted above
+    GeneralEntry(n, ops, k, scope.cs, out);
+    return;
+  }
   CallScope scope(*this, n.line);
   std::vector<Value>& args = scope.cs.args;
   const size_t k = n.items.size();

@@ -126,6 +126,17 @@ std::unique_ptr<XNode> Make(XK k, int line) {
   return n;
 }
 
+// Integer arithmetic as Interp::PeekInt reads it: a module name, or a binary operation whose
+// operands are locals, constants, module names or such operations (no call, no attribute).
+bool IntArithmetic(const XNode& x) {
+  if (x.kind == XK::kGlobal) return true;
+  if (x.kind != XK::kBin) return false;
+  auto leaf = [](const XNode& y) {
+    return y.kind == XK::kLocal || y.kind == XK::kConst || y.kind == XK::kGlobal || IntArithmetic(y);
+  };
+  return leaf(*x.a) && leaf(*x.b);
+}
+
 // A call of a builtin with a bound form (program.h, XNode::bound) gets it when it passes the
 // positional operands the form takes and only constant keywords of names it understands; any
 // other call shape keeps the builtin's general entry alone.
@@ -144,6 +155,18 @@ void BindCall(XNode& n) {
     else if (x.kind == XK::kConst) n.bound_ops[i].value = &x.constant;
     else n.bound_inline = false;
   }
+  if (n.bound_inline) return;
+  using Form = XNode::OperandForm;
+  n.bound_direct = true;
+  for (size_t i = 0; i < n.items.size() && n.bound_direct; ++i) {
+    const XNode& x = *n.items[i];
+    if (x.kind == XK::kLocal) n.direct_forms[i] = Form::kSlot;
+    else if (x.kind == XK::kConst) n.direct_forms[i] = Form::kConst;
+    else if (IntArithmetic(x)) n.direct_forms[i] = Form::kInt;
+    else if (x.kind == XK::kCall && x.bound && (x.bound_inline || x.bound_direct)) n.direct_forms[i] = Form::kCall;
+    else n.bound_direct = false;
+  }
+  if (n.bound_direct) n.direct_values = std::make_unique<std::array<Value, kMaxBoundOperands>>();
 }
 
 std::unique_ptr<XNode> LowerQualified(const std::string& q, int line) {

@@ -51,6 +51,16 @@ struct XNode {
   };
   std::array<InPlaceOperand, kMaxBoundOperands> bound_ops{};
   bool bound_inline = false;
+  // kCall with `bound`, not bound_inline, whose every operand is a local, a constant, integer
+  // arithmetic of locals, constants and module names (kInt: read by PeekInt, else evaluated),
+  // or a call with a direct bound form itself (kCall): evaluating them runs no general call
+  // (nothing that could switch cores or run this node again), so the operands that are not
+  // read in place are evaluated into `direct_values`, which keep their registers from one
+  // evaluation to the next (a nested result is built in place, PutReg).
+  enum class OperandForm : uint8_t { kSlot, kConst, kInt, kCall };
+  bool bound_direct = false;
+  std::array<OperandForm, kMaxBoundOperands> direct_forms{};
+  mutable std::unique_ptr<std::array<Value, kMaxBoundOperands>> direct_values;
   py::Op op = py::Op::kAdd;     // kBin/kUnary/kBoolOp
   std::vector<py::Op> ops;      // kCompare
   std::unique_ptr<XNode> a, b, c;
