@@ -147,6 +147,31 @@ Value& Interp::Global(const XNode& n) {
 
 // ---- expressions -------------------------------------------------------------------------
 
+namespace {
+int64_t FloorDiv(int64_t a, int64_t b);
+int64_t PyMod(int64_t a, int64_t b);
+
+// Index arithmetic's common operations without a Value temporary: true when the result is
+// computed (no int64 overflow, a positive divisor); otherwise IntOp decides, and fails or
+// returns exactly as it would have.
+[[gnu::always_inline]] inline bool QuickIntOp(py::Op op, int64_t x, int64_t y, int64_t* r) {
+  switch (op) {
+    case py::Op::kAdd: return !__builtin_add_overflow(x, y, r);
+    case py::Op::kSub: return !__builtin_sub_overflow(x, y, r);
+    case py::Op::kMult: return !__builtin_mul_overflow(x, y, r);
+    case py::Op::kFloorDiv:
+      if (y <= 0) return false;
+      *r = FloorDiv(x, y);
+      return true;
+    case py::Op::kMod:
+      if (y <= 0) return false;
+      *r = PyMod(x, y);
+      return true;
+    default: return false;
+  }
+}
+}  // namespace
+
 Value Interp::Eval(const XNode& n, Frame& fr) {
   switch (n.kind) {
     case XK::kConst: return n.constant;
@@ -197,6 +222,8 @@ Value Interp::Eval(const XNode& n, Frame& fr) {
       // evaluates the operands again: they have no effects, see PeekInt).
       int64_t x, y;
       if (PeekInt(*n.a, fr, &x) && PeekInt(*n.b, fr, &y)) {
+        int64_t q;
+        if (QuickIntOp(n.op, x, y, &q)) return Value::Int(q);
         Value r = IntOp(n.op, x, y, n.line);
         if (r.kind != VK::kNone) return r;
       }
@@ -282,6 +309,7 @@ bool Interp::PeekInt(const XNode& x, Frame& fr, int64_t* out) {
     case XK::kBin: {
       int64_t a, b;
       if (!PeekInt(*x.a, fr, &a) || !PeekInt(*x.b, fr, &b)) return false;
+      if (QuickIntOp(x.op, a, b, out)) return true;
       const Value r = IntOp(x.op, a, b, x.line);
       if (r.kind != VK::kInt) return false;
       *out = r.i;
