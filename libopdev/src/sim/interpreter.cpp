@@ -172,6 +172,22 @@ int64_t PyMod(int64_t a, int64_t b);
 }
 }  // namespace
 
+// PeekInt with its commonest operands, an int local or constant, read without a call.
+[[gnu::always_inline]] inline bool Interp::PeekOperand(const XNode& x, Frame& fr, int64_t* out) {
+  if (x.kind == XK::kLocal) {
+    const Value& v = fr.slots[x.slot];
+    if (v.kind != VK::kInt) return false;
+    *out = v.i;
+    return true;
+  }
+  if (x.kind == XK::kConst) {
+    if (x.constant.kind != VK::kInt) return false;
+    *out = x.constant.i;
+    return true;
+  }
+  return PeekInt(x, fr, out);
+}
+
 Value Interp::Eval(const XNode& n, Frame& fr) {
   switch (n.kind) {
     case XK::kConst: return n.constant;
@@ -221,7 +237,7 @@ Value Interp::Eval(const XNode& n, Frame& fr) {
       // anything else, or an operation IntOp leaves to BinOp, takes the general path (which
       // evaluates the operands again: they have no effects, see PeekInt).
       int64_t x, y;
-      if (PeekInt(*n.a, fr, &x) && PeekInt(*n.b, fr, &y)) {
+      if (PeekOperand(*n.a, fr, &x) && PeekOperand(*n.b, fr, &y)) {
         int64_t q;
         if (QuickIntOp(n.op, x, y, &q)) return Value::Int(q);
         Value r = IntOp(n.op, x, y, n.line);
@@ -308,7 +324,7 @@ bool Interp::PeekInt(const XNode& x, Frame& fr, int64_t* out) {
     }
     case XK::kBin: {
       int64_t a, b;
-      if (!PeekInt(*x.a, fr, &a) || !PeekInt(*x.b, fr, &b)) return false;
+      if (!PeekOperand(*x.a, fr, &a) || !PeekOperand(*x.b, fr, &b)) return false;
       if (QuickIntOp(x.op, a, b, out)) return true;
       const Value r = IntOp(x.op, a, b, x.line);
       if (r.kind != VK::kInt) return false;
