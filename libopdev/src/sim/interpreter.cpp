@@ -399,6 +399,18 @@ Value Interp::CallBuiltin(const XNode& n, std::vector<Value>& args, Kwargs& kw) 
   return v;
 }
 
+// A bound call with its operands read: the bound form, or the general entry when the form
+// declines. The caller counted the call and CallScope counts it again, so one count is taken back.
+[[gnu::always_inline]] inline void Interp::BoundOrGeneral(const XNode& n, const Value* const* ops, size_t k,
+                                                          Value& out) {
+  current_line = n.line;
+  if (core && core->mem) core->mem->op_line = n.line;
+  if (n.bound(*this, n, ops, &out)) return;
+  CallScope scope(*this, n.line);
+  --calls_;
+  GeneralEntry(n, ops, k, scope.cs, out);
+}
+
 // A builtin call bound at lowering (XNode::bound): locals and constants reach it in place, an
 // operand of any other form is evaluated into the call's scratch; the operands are evaluated
 // in order, as in the general path. When the bound form declines, the general entry runs on
@@ -420,12 +432,7 @@ void Interp::CallBound(const XNode& n, Frame& fr, Value& out) {
       ops[i] = &v;
     }
     ++calls_;
-    current_line = n.line;
-    if (core && core->mem) core->mem->op_line = n.line;
-    if (n.bound(*this, n, ops, &out)) return;
-    CallScope scope(*this, n.line);
-    --calls_;  // counted above
-    GeneralEntry(n, ops, k, scope.cs, out);
+    BoundOrGeneral(n, ops, k, out);
     return;
   }
   if (n.bound_direct) {
@@ -461,12 +468,7 @@ void Interp::CallBound(const XNode& n, Frame& fr, Value& out) {
           break;
       }
     }
-    current_line = n.line;
-    if (core && core->mem) core->mem->op_line = n.line;
-    if (n.bound(*this, n, ops, &out)) return;
-    CallScope scope(*this, n.line);
-    --calls_;  // counted above
-    GeneralEntry(n, ops, k, scope.cs, out);
+    BoundOrGeneral(n, ops, k, out);
     return;
   }
   CallScope scope(*this, n.line);

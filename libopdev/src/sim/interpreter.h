@@ -193,6 +193,7 @@ class Interp {
   void CallBound(const XNode& n, Frame& fr, Value& out);
   struct CallScratch;
   void GeneralEntry(const XNode& n, const Value* const* ops, size_t k, CallScratch& cs, Value& out);
+  void BoundOrGeneral(const XNode& n, const Value* const* ops, size_t k, Value& out);
   [[noreturn]] void UsedBeforeAssignment(const XNode& local) const;
   // The general entry of the builtin a call names, on the pipe model when it has operands there.
   Value CallBuiltin(const XNode& n, std::vector<Value>& args, Kwargs& kw);
