@@ -110,4 +110,11 @@ inline bool HasAt(const opdev::Diagnostics& d, std::string_view code, int line) 
   return false;
 }
 
+// Whether some error (any code) is reported at `line`.
+inline bool HasErrorAt(const opdev::Diagnostics& d, int line) {
+  for (const auto& x : d.items())
+    if (x.severity == opdev::Severity::kError && x.line == line) return true;
+  return false;
+}
+
 }  // namespace simtest

@@ -11,11 +11,13 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <functional>
 #include <string>
 #include <vector>
 
 using namespace opdev;
 using simtest::HasAt;
+using simtest::HasErrorAt;
 using simtest::LineOf;
 
 namespace {
@@ -81,6 +83,20 @@ std::string Observed(const sim::SimResult& r) {
   s += "\nvf_ops=" + std::to_string(r.stats.vf_ops) + " lane_ops=" + std::to_string(r.stats.lane_ops) +
        " statements=" + std::to_string(r.stats.statements);
   return s;
+}
+
+// Each pair of spellings (bound, general) observes the same run, each body turned into a
+// kernel by `make` (Kernel by default).
+void CheckSpellingsAgree(const std::vector<std::pair<std::string, std::string>>& pairs,
+                         const std::function<std::string(const std::string&)>& make =
+                             [](const std::string& body) { return Kernel(body); }) {
+  for (const auto& [bound, general] : pairs) {
+    INFO(bound);
+    auto ra = Run(make(bound));
+    auto rb = Run(make(general));
+    INFO(ra.hazards.ToText());
+    CHECK(Observed(ra) == Observed(rb));
+  }
 }
 
 }  // namespace
@@ -166,13 +182,7 @@ TEST_CASE("sim: bound register loads and broadcasts observe what the general ent
       {"    r = x\n    for i in pl.range(0, 3):\n        r = vf.full(r, h)\n",
        "    r = x\n    for i in pl.range(0, 3):\n        r = vf.full(r, preg=h)\n"},
   };
-  for (const auto& [bound, general] : loads) {
-    INFO(bound);
-    auto ra = Run(Kernel(bound));
-    auto rb = Run(Kernel(general));
-    INFO(ra.hazards.ToText());
-    CHECK(Observed(ra) == Observed(rb));
-  }
+  CheckSpellingsAgree(loads);
   // The misaligned load fails at its line in both spellings.
   const std::string mis = Kernel("    r = vf.load_align(tx, 3)\n");
   CHECK(HasAt(Run(mis).hazards, sim::hazard::kRegisterRange, LineOf(mis, "vf.load_align(tx, 3)")));
@@ -190,10 +200,7 @@ TEST_CASE("sim: bound register loads and broadcasts observe what the general ent
   auto rr = Run(race);
   INFO(rr.hazards.ToText());
   REQUIRE(rr.hazards.HasErrors());
-  bool at_load = false;
-  for (const auto& d : rr.hazards.items())
-    at_load |= d.severity == Severity::kError && d.line == LineOf(race, "x = vf.load_align(tx, 0)");
-  CHECK(at_load);
+  CHECK(HasErrorAt(rr.hazards, LineOf(race, "x = vf.load_align(tx, 0)")));
   CHECK(Observed(rr) == Observed(Run(race_kw)));
 }
 
@@ -307,13 +314,7 @@ TEST_CASE("sim: a bound register store observes what the general entry observes"
       {"    vf.store_align(to, h, m)\n", "    vf.store_align(to, h, preg=m)\n"},
       {"    vf.store_align(x, r, m)\n", "    vf.store_align(x, r, preg=m)\n"},
   };
-  for (const auto& [bound, general] : stores) {
-    INFO(bound);
-    auto ra = Run(with_store(bound));
-    auto rb = Run(with_store(general));
-    INFO(ra.hazards.ToText());
-    CHECK(Observed(ra) == Observed(rb));
-  }
+  CheckSpellingsAgree(stores, with_store);
   // Each refusal at the store's line, with the general entry's message for a declined call.
   const std::string mis = with_store("    vf.store_align(to + 3, r, m)\n");
   CHECK(HasAt(Run(mis).hazards, sim::hazard::kRegisterRange, LineOf(mis, "vf.store_align(to + 3, r, m)")));
@@ -339,10 +340,7 @@ TEST_CASE("sim: a bound register store observes what the general entry observes"
   auto rr = Run(race);
   INFO(rr.hazards.ToText());
   REQUIRE(rr.hazards.HasErrors());
-  bool at_store = false;
-  for (const auto& diag : rr.hazards.items())
-    at_store |= diag.severity == Severity::kError && diag.line == LineOf(race, "vf.store_align(tx, r, m)");
-  CHECK(at_store);
+  CHECK(HasErrorAt(rr.hazards, LineOf(race, "vf.store_align(tx, r, m)")));
   CHECK(Observed(rr) == Observed(Run(unsynced("    vf.store_align(tx, r, preg=m)\n"))));
 }
 
@@ -381,10 +379,7 @@ TEST_CASE("sim: a bound register store is its own operation on the V pipe") {
   const std::string general = src("    vf.store_align(to, vf.full(1.0, m), preg=m)\n");
   auto rb = Run(bound);
   INFO(rb.hazards.ToText());
-  bool race_at_store = false;
-  for (const auto& d : rb.hazards.items())
-    race_at_store |= d.severity == Severity::kError && d.line == LineOf(bound, "pl.store(out, to, [0, 0])");
-  CHECK(race_at_store);
+  CHECK(HasErrorAt(rb.hazards, LineOf(bound, "pl.store(out, to, [0, 0])")));
   CHECK(Observed(rb) == Observed(Run(general)));
 }
 
@@ -412,13 +407,7 @@ TEST_CASE("sim: bound calls with nested calls and integer arithmetic observe wha
        "    n = 24\n    r = vf.add(x, vf.reduce_sum(y, vf.update_mask(n - 4, dtype=pl.DT_FP32)), "
        "preg=vf.update_mask(pl.min(n, 30) + 1, dtype=pl.DT_FP32))\n"},
   };
-  for (const auto& [direct, general] : bodies) {
-    INFO(direct);
-    auto ra = Run(Kernel(direct));
-    auto rb = Run(Kernel(general));
-    INFO(ra.hazards.ToText());
-    CHECK(Observed(ra) == Observed(rb));
-  }
+  CheckSpellingsAgree(bodies);
   // The errors stop the run at the operand's line with the general entry's messages.
   const std::string zero = Kernel("    n = 2\n    r = vf.load_align(tx, 8 // (n - n))\n");
   auto rz = Run(zero);
