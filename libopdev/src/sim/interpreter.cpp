@@ -172,8 +172,9 @@ int64_t PyMod(int64_t a, int64_t b);
 }
 }  // namespace
 
-// PeekInt with its commonest operands, an int local or constant, read without a call.
-[[gnu::always_inline]] inline bool Interp::PeekOperand(const XNode& x, Frame& fr, int64_t* out) {
+// An int local or constant is read here, inline; module names and nested arithmetic go to
+// PeekCompound (see there for what a false return means).
+[[gnu::always_inline]] inline bool Interp::PeekInt(const XNode& x, Frame& fr, int64_t* out) {
   if (x.kind == XK::kLocal) {
     const Value& v = fr.slots[x.slot];
     if (v.kind != VK::kInt) return false;
@@ -185,7 +186,7 @@ int64_t PyMod(int64_t a, int64_t b);
     *out = x.constant.i;
     return true;
   }
-  return PeekInt(x, fr, out);
+  return PeekCompound(x, fr, out);
 }
 
 Value Interp::Eval(const XNode& n, Frame& fr) {
@@ -237,7 +238,7 @@ Value Interp::Eval(const XNode& n, Frame& fr) {
       // anything else, or an operation IntOp leaves to BinOp, takes the general path (which
       // evaluates the operands again: they have no effects, see PeekInt).
       int64_t x, y;
-      if (PeekOperand(*n.a, fr, &x) && PeekOperand(*n.b, fr, &y)) {
+      if (PeekInt(*n.a, fr, &x) && PeekInt(*n.b, fr, &y)) {
         int64_t q;
         if (QuickIntOp(n.op, x, y, &q)) return Value::Int(q);
         Value r = IntOp(n.op, x, y, n.line);
@@ -299,23 +300,13 @@ Value Interp::Eval(const XNode& n, Frame& fr) {
   Fail(hazard::kUnsupported, n.line, "expression");
 }
 
-// An int local, constant or module name, or integer arithmetic of those (nested kBin), in
+// An int module name, or integer arithmetic (nested kBin) of int locals, constants and module names, in
 // evaluation order without Value temporaries. False when an operand is something else or
 // IntOp leaves an operation to BinOp: nothing has changed then (reading those names has no
 // effect), and the general path evaluates the expression again and reports what it finds. An
 // operation IntOp refuses (a division by zero, int64 overflow) fails here as it would there.
-bool Interp::PeekInt(const XNode& x, Frame& fr, int64_t* out) {
+bool Interp::PeekCompound(const XNode& x, Frame& fr, int64_t* out) {
   switch (x.kind) {
-    case XK::kLocal: {
-      const Value& v = fr.slots[x.slot];
-      if (v.kind != VK::kInt) return false;
-      *out = v.i;
-      return true;
-    }
-    case XK::kConst:
-      if (x.constant.kind != VK::kInt) return false;
-      *out = x.constant.i;
-      return true;
     case XK::kGlobal: {
       const Value& v = Global(x);
       if (v.kind != VK::kInt) return false;
@@ -324,7 +315,7 @@ bool Interp::PeekInt(const XNode& x, Frame& fr, int64_t* out) {
     }
     case XK::kBin: {
       int64_t a, b;
-      if (!PeekOperand(*x.a, fr, &a) || !PeekOperand(*x.b, fr, &b)) return false;
+      if (!PeekInt(*x.a, fr, &a) || !PeekInt(*x.b, fr, &b)) return false;
       if (QuickIntOp(x.op, a, b, out)) return true;
       const Value r = IntOp(x.op, a, b, x.line);
       if (r.kind != VK::kInt) return false;

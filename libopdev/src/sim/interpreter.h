@@ -234,8 +234,8 @@ class Interp {
   int64_t state_writes_ = 0;  // global and list-item assignments (state outside the locals)
   int64_t gm_allocated_ = 0;  // bytes of GM the run allocated
   Value IntOp(py::Op op, int64_t x, int64_t y, int line);
-  bool PeekInt(const XNode& x, Frame& fr, int64_t* out);
-  bool PeekOperand(const XNode& x, Frame& fr, int64_t* out);  // PeekInt, leaves inline
+  bool PeekInt(const XNode& x, Frame& fr, int64_t* out);       // locals and constants inline
+  bool PeekCompound(const XNode& x, Frame& fr, int64_t* out);  // module names, nested arithmetic
   // What one core's execution owns of the interpreter while another core holds the baton.
   struct ExecState {
     CoreContext* core = nullptr;
