@@ -475,3 +475,22 @@ TEST_CASE("nested integer arithmetic of locals and constants agrees with /usr/bi
   CHECK(MismatchesAgainstPython(exprs, "    a = 7\n    b = -3\n    c = 1 << 40\n", &checked) == 0);
   CHECK(checked > 1200);
 }
+
+TEST_CASE("an operation's left operand and a subscript's object are evaluated first, as in Python") {
+  // Both sides fail; Python reports the left one. `c * c * c` leaves int64 (SIM-LIMIT),
+  // `1 / 0` is a ZeroDivisionError.
+  const char* cases[] = {
+      "    v = (1 / 0) + (c * c * c)\n",
+      "    v = (1 / 0) & (c * c * c)\n",
+      "    v = [1, 2][1 // 0] + (c * c * c)\n",
+      "    v = [1, 2, 1 // 0][c * c * c]\n",
+  };
+  for (const char* body : cases) {
+    INFO(body);
+    sim::SimResult r = RunSrc(std::string("def w(x):\n    c = 1 << 40\n") + body + "    return x\n", "w", {X()});
+    const Diagnostic* rt = Hazard(r, "SIM-RUNTIME");
+    REQUIRE(rt != nullptr);
+    CHECK(rt->message.find("ZeroDivisionError") != std::string::npos);
+    CHECK(Hazard(r, "SIM-LIMIT") == nullptr);
+  }
+}

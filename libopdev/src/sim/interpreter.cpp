@@ -151,25 +151,6 @@ namespace {
 int64_t FloorDiv(int64_t a, int64_t b);
 int64_t PyMod(int64_t a, int64_t b);
 
-// Index arithmetic's common operations without a Value temporary: true when the result is
-// computed (no int64 overflow, a positive divisor); otherwise IntOp decides, and fails or
-// returns exactly as it would have.
-[[gnu::always_inline]] inline bool QuickIntOp(py::Op op, int64_t x, int64_t y, int64_t* r) {
-  switch (op) {
-    case py::Op::kAdd: return !__builtin_add_overflow(x, y, r);
-    case py::Op::kSub: return !__builtin_sub_overflow(x, y, r);
-    case py::Op::kMult: return !__builtin_mul_overflow(x, y, r);
-    case py::Op::kFloorDiv:
-      if (y <= 0) return false;
-      *r = FloorDiv(x, y);
-      return true;
-    case py::Op::kMod:
-      if (y <= 0) return false;
-      *r = PyMod(x, y);
-      return true;
-    default: return false;
-  }
-}
 }  // namespace
 
 // An int local or constant is read here, inline; module names and nested arithmetic go to
@@ -222,7 +203,11 @@ Value Interp::Eval(const XNode& n, Frame& fr) {
       if (n.constant.kind == VK::kStr) Fail(n.constant.s, n.line, n.name);  // a limit with its own code
       Fail(hazard::kUnsupported, n.line, n.name + " is not supported by the simulator");
     case XK::kAttr: return Attr(Eval(*n.a, fr), n.name, n.line);
-    case XK::kSubscript: return Subscript(Eval(*n.a, fr), Eval(*n.b, fr), n.line);
+    case XK::kSubscript: {
+      // Python's order: the object, then the index (C++ leaves argument order unspecified).
+      Value obj = Eval(*n.a, fr);
+      return Subscript(obj, Eval(*n.b, fr), n.line);
+    }
     case XK::kSlice: {
       std::vector<Value> parts(3);
       if (n.a) parts[0] = Eval(*n.a, fr);
@@ -240,11 +225,13 @@ Value Interp::Eval(const XNode& n, Frame& fr) {
       int64_t x, y;
       if (PeekInt(*n.a, fr, &x) && PeekInt(*n.b, fr, &y)) {
         int64_t q;
-        if (QuickIntOp(n.op, x, y, &q)) return Value::Int(q);
-        Value r = IntOp(n.op, x, y, n.line);
+        if (IntArith(n.op, x, y, n.line, &q)) return Value::Int(q);
+        Value r = IntFloatOp(n.op, x, y, n.line);
         if (r.kind != VK::kNone) return r;
       }
-      return BinOp(n.op, Eval(*n.a, fr), Eval(*n.b, fr), n.line);
+      // Left operand first, as Python (its error, not the right one's, is the one reported).
+      Value left = Eval(*n.a, fr);
+      return BinOp(n.op, left, Eval(*n.b, fr), n.line);
     }
     case XK::kUnary: {
       Value v = Eval(*n.a, fr);
@@ -316,11 +303,7 @@ bool Interp::PeekCompound(const XNode& x, Frame& fr, int64_t* out) {
     case XK::kBin: {
       int64_t a, b;
       if (!PeekInt(*x.a, fr, &a) || !PeekInt(*x.b, fr, &b)) return false;
-      if (QuickIntOp(x.op, a, b, out)) return true;
-      const Value r = IntOp(x.op, a, b, x.line);
-      if (r.kind != VK::kInt) return false;
-      *out = r.i;
-      return true;
+      return IntArith(x.op, a, b, x.line, out);
     }
     default: return false;
   }
@@ -936,71 +919,91 @@ int64_t PyMod(int64_t a, int64_t b) {
 }
 }  // namespace
 
-// Python int semantics on int64: exact results, floor division/modulo, negative shift counts
-// raise ValueError as in Python, shifts past 63 bits saturate as Python's unbounded ints do
-// (`1 >> 64` is 0, `-1 >> 64` is -1); a result outside int64 (which Python would keep as a
-// big int) ends the run with SIM-LIMIT instead of wrapping. Returns None for non-int ops.
-Value Interp::IntOp(py::Op op, int64_t x, int64_t y, int line) {
-  auto range = [&](const char* what) {
-    Fail(hazard::kLimit, line,
-         absl::StrFormat("integer %s of %d and %d leaves the int64 range; Python ints are unbounded, "
-                         "the simulator (and the device's scalar unit) is not",
-                         what, x, y));
-  };
-  int64_t r = 0;
+// Python int semantics on int64 for the operations with an int result: exact results,
+// floor division/modulo, negative shift counts raise ValueError as in Python, shifts past 63
+// bits saturate as Python's unbounded ints do (`1 >> 64` is 0, `-1 >> 64` is -1); a result
+// outside int64 (which Python would keep as a big int) ends the run with SIM-LIMIT instead of
+// wrapping. False, with nothing reported, for an operation whose result is not an int here
+// (true division, a negative power: IntFloatOp) or that is not an int operation at all.
+// Inline in this file: index arithmetic (`base + r * LANES`) runs through it without a Value.
+[[gnu::always_inline]] inline bool Interp::IntArith(py::Op op, int64_t x, int64_t y, int line, int64_t* out) {
   switch (op) {
     case py::Op::kAdd:
-      if (__builtin_add_overflow(x, y, &r)) range("sum");
-      return Value::Int(r);
+      if (__builtin_add_overflow(x, y, out)) IntRange(line, "sum", x, y);
+      return true;
     case py::Op::kSub:
-      if (__builtin_sub_overflow(x, y, &r)) range("difference");
-      return Value::Int(r);
+      if (__builtin_sub_overflow(x, y, out)) IntRange(line, "difference", x, y);
+      return true;
     case py::Op::kMult:
-      if (__builtin_mul_overflow(x, y, &r)) range("product");
-      return Value::Int(r);
+      if (__builtin_mul_overflow(x, y, out)) IntRange(line, "product", x, y);
+      return true;
     case py::Op::kFloorDiv:
       if (y == 0) Fail(hazard::kRuntimeError, line, "integer division or modulo by zero (ZeroDivisionError)");
-      if (x == INT64_MIN && y == -1) range("floor quotient");
-      return Value::Int(FloorDiv(x, y));
+      if (x == INT64_MIN && y == -1) IntRange(line, "floor quotient", x, y);
+      *out = FloorDiv(x, y);
+      return true;
     case py::Op::kMod:
       if (y == 0) Fail(hazard::kRuntimeError, line, "integer division or modulo by zero (ZeroDivisionError)");
-      if (y == -1) return Value::Int(0);
-      return Value::Int(PyMod(x, y));
-    case py::Op::kDiv:
-      if (y == 0) Fail(hazard::kRuntimeError, line, "division by zero (ZeroDivisionError)");
-      return Value::Float(TrueDivide(x, y));
+      *out = y == -1 ? 0 : PyMod(x, y);
+      return true;
     case py::Op::kPow: {
-      if (y < 0) {
-        if (x == 0) Fail(hazard::kRuntimeError, line, "0 cannot be raised to a negative power (ZeroDivisionError)");
-        return Value::Float(std::pow(static_cast<double>(x), static_cast<double>(y)));
-      }
+      if (y < 0) return false;
       // Square-and-multiply, O(log y) steps. When base² overflows while bits remain, the
       // result has a factor at least that large, so it overflows too.
       int64_t acc = 1, base = x;
       for (int64_t e = y; e > 0; e >>= 1) {
-        if ((e & 1) && __builtin_mul_overflow(acc, base, &acc)) range("power");
-        if (e > 1 && __builtin_mul_overflow(base, base, &base)) range("power");
+        if ((e & 1) && __builtin_mul_overflow(acc, base, &acc)) IntRange(line, "power", x, y);
+        if (e > 1 && __builtin_mul_overflow(base, base, &base)) IntRange(line, "power", x, y);
       }
-      return Value::Int(acc);
+      *out = acc;
+      return true;
     }
     case py::Op::kLShift:
       if (y < 0) Fail(hazard::kRuntimeError, line, "negative shift count (ValueError)");
-      if (x == 0) return Value::Int(0);
+      if (x == 0) return *out = 0, true;
       if (y >= 63) {
-        if (x == -1 && y == 63) return Value::Int(INT64_MIN);
-        range("left shift");
+        if (x == -1 && y == 63) return *out = INT64_MIN, true;
+        IntRange(line, "left shift", x, y);
       }
-      if (__builtin_mul_overflow(x, int64_t{1} << y, &r)) range("left shift");
-      return Value::Int(r);
+      if (__builtin_mul_overflow(x, int64_t{1} << y, out)) IntRange(line, "left shift", x, y);
+      return true;
     case py::Op::kRShift:
       if (y < 0) Fail(hazard::kRuntimeError, line, "negative shift count (ValueError)");
-      if (y >= 64) return Value::Int(x < 0 ? -1 : 0);
-      return Value::Int(x >> y);  // arithmetic (floor) shift, as Python's
-    case py::Op::kBitAnd: return Value::Int(x & y);
-    case py::Op::kBitOr: return Value::Int(x | y);
-    case py::Op::kBitXor: return Value::Int(x ^ y);
-    default: return Value::None();
+      *out = y >= 64 ? (x < 0 ? -1 : 0) : x >> y;  // arithmetic (floor) shift, as Python's
+      return true;
+    case py::Op::kBitAnd: return *out = x & y, true;
+    case py::Op::kBitOr: return *out = x | y, true;
+    case py::Op::kBitXor: return *out = x ^ y, true;
+    default: return false;
   }
+}
+
+void Interp::IntRange(int line, const char* what, int64_t x, int64_t y) const {
+  Fail(hazard::kLimit, line,
+       absl::StrFormat("integer %s of %d and %d leaves the int64 range; Python ints are unbounded, "
+                       "the simulator (and the device's scalar unit) is not",
+                       what, x, y));
+}
+
+// The int operations whose result is a float: true division, and a power with a negative
+// exponent. None for every other operation.
+Value Interp::IntFloatOp(py::Op op, int64_t x, int64_t y, int line) const {
+  if (op == py::Op::kDiv) {
+    if (y == 0) Fail(hazard::kRuntimeError, line, "division by zero (ZeroDivisionError)");
+    return Value::Float(TrueDivide(x, y));
+  }
+  if (op == py::Op::kPow && y < 0) {
+    if (x == 0) Fail(hazard::kRuntimeError, line, "0 cannot be raised to a negative power (ZeroDivisionError)");
+    return Value::Float(std::pow(static_cast<double>(x), static_cast<double>(y)));
+  }
+  return Value::None();
+}
+
+// Either: Python's result of an int operation as a Value, or None for a non-int operation.
+Value Interp::IntOp(py::Op op, int64_t x, int64_t y, int line) {
+  int64_t r;
+  if (IntArith(op, x, y, line, &r)) return Value::Int(r);
+  return IntFloatOp(op, x, y, line);
 }
 
 Value Interp::BinOp(py::Op op, const Value& a, const Value& b, int line) {

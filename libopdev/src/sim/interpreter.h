@@ -233,7 +233,12 @@ class Interp {
   int64_t calls_ = 0;         // calls evaluated (a loop iteration with none may be a no-op)
   int64_t state_writes_ = 0;  // global and list-item assignments (state outside the locals)
   int64_t gm_allocated_ = 0;  // bytes of GM the run allocated
+  // Python's int arithmetic (interpreter.cpp): IntArith for int results without a Value,
+  // IntFloatOp for true division and negative powers, IntOp for either as a Value.
+  bool IntArith(py::Op op, int64_t x, int64_t y, int line, int64_t* out);
+  Value IntFloatOp(py::Op op, int64_t x, int64_t y, int line) const;
   Value IntOp(py::Op op, int64_t x, int64_t y, int line);
+  [[noreturn]] void IntRange(int line, const char* what, int64_t x, int64_t y) const;
   bool PeekInt(const XNode& x, Frame& fr, int64_t* out);       // locals and constants inline
   bool PeekCompound(const XNode& x, Frame& fr, int64_t* out);  // module names, nested arithmetic
   // What one core's execution owns of the interpreter while another core holds the baton.
