@@ -56,9 +56,9 @@ template <int N>
 }
 
 // F32FromHalves / HalvesFromF32 over n lanes, the same bits on every host: blocks of 64
-// through the conversion instructions when the CPU has AVX2 and F16C (a block holding a NaN
-// or an infinity, and the last n % 64 lanes, through the loops above), else the loops above
-// alone (lane_convert.cpp).
+// through the conversion instructions when the CPU has AVX2 and F16C (the NaN and infinity
+// lanes of a block redone exactly, the last n % 64 lanes through the loops above), else the
+// loops above alone (lane_convert.cpp).
 void F32FromHalvesN(const uint16_t* in, float* out, int64_t n);
 // The 16-bit halves `half` (0: low, 1: high, little-endian) of 64 consecutive 32-bit words:
 // out[i] = bits [16 half, 16 half + 16) of word i of `words` (256 bytes, any alignment).
