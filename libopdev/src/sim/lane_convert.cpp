@@ -37,8 +37,8 @@ void NarrowBase(const float* in, uint16_t* out, int64_t n) { Narrow(in, out, n);
 // mantissa bits shifted up, F32FromHalves' bits. Narrowing a NaN keeps its top payload bits
 // and sets the quiet bit, as FloatToHalf does, by the instruction set's definition; its NaN
 // and infinity lanes are redone by FloatToHalf all the same, so the bits never rest on that.
-// The last n % 64 lanes go through the portable loop (compiled for AVX2 here). No "fma": no multiply-add may be
-// contracted, so the bits stay the baseline's.
+// The last n % 64 lanes go through the portable loop (compiled for AVX2 here). No "fma": no
+// multiply-add may be contracted, so the bits stay the baseline's.
 __attribute__((target("avx2,f16c"))) void WidenAvx2(const uint16_t* in, float* out, int64_t n) {
   int64_t i = 0;
   const __m256i exp16 = _mm256_set1_epi16(0x7C00);
