@@ -147,12 +147,6 @@ Value& Interp::Global(const XNode& n) {
 
 // ---- expressions -------------------------------------------------------------------------
 
-namespace {
-int64_t FloorDiv(int64_t a, int64_t b);
-int64_t PyMod(int64_t a, int64_t b);
-
-}  // namespace
-
 // An int local or constant is read here, inline; module names and nested arithmetic go to
 // PeekCompound (see there for what a false return means).
 [[gnu::always_inline]] inline bool Interp::PeekInt(const XNode& x, Frame& fr, int64_t* out) {
@@ -220,13 +214,11 @@ Value Interp::Eval(const XNode& n, Frame& fr) {
     case XK::kCall: return EvalCall(n, fr);
     case XK::kBin: {
       // Integer operands (indices, sizes, offsets, `base + r * LANES`) computed in place;
-      // anything else, or an operation IntOp leaves to BinOp, takes the general path (which
-      // evaluates the operands again: they have no effects, see PeekInt).
+      // anything else, or an operation that is not an int operation, takes the general path
+      // (which evaluates the operands again: they have no effects, see PeekCompound).
       int64_t x, y;
       if (PeekInt(*n.a, fr, &x) && PeekInt(*n.b, fr, &y)) {
-        int64_t q;
-        if (IntArith(n.op, x, y, n.line, &q)) return Value::Int(q);
-        Value r = IntFloatOp(n.op, x, y, n.line);
+        Value r = IntOp(n.op, x, y, n.line);
         if (r.kind != VK::kNone) return r;
       }
       // Left operand first, as Python (its error, not the right one's, is the one reported).
@@ -287,11 +279,12 @@ Value Interp::Eval(const XNode& n, Frame& fr) {
   Fail(hazard::kUnsupported, n.line, "expression");
 }
 
-// An int module name, or integer arithmetic (nested kBin) of int locals, constants and module names, in
-// evaluation order without Value temporaries. False when an operand is something else or
-// IntOp leaves an operation to BinOp: nothing has changed then (reading those names has no
+// An int module name, or integer arithmetic (nested kBin) of int locals, constants and
+// module names, in evaluation order without Value temporaries. False when an operand is
+// something else or the operation has no int result (IntArith declines: true division, a
+// negative power, a non-int operator): nothing has changed then (reading those names has no
 // effect), and the general path evaluates the expression again and reports what it finds. An
-// operation IntOp refuses (a division by zero, int64 overflow) fails here as it would there.
+// operation IntArith refuses (a division by zero, int64 overflow) fails here as it would there.
 bool Interp::PeekCompound(const XNode& x, Frame& fr, int64_t* out) {
   switch (x.kind) {
     case XK::kGlobal: {
