@@ -421,7 +421,7 @@ MaskReg UpdateMask(int64_t count, DType dtype) {
 
 VReg Binary(BinOp op, const VReg& a, const VReg& b, const MaskReg& m, MergeMode mode,
             const VReg* merge_src) {
-  VReg r;
+  VReg r{VReg::Uninit{}};  // the float path writes every byte; the others start zeroed
   r.dtype = a.dtype;
   const int es = a.ElemBytes(), n = a.Lanes();
   if (IsFloatReg(a.dtype)) {
@@ -432,6 +432,7 @@ VReg Binary(BinOp op, const VReg& a, const VReg& b, const MaskReg& m, MergeMode 
     MaskLanesF(z, n, es, m, mode, merge_src);
     FromF32(z, r);
   } else {
+    r.raw.fill(0);
     for (int i = 0; i < n; ++i) {
       if (m.bit[i * es]) r.Set(i, ApplyBinD(op, a.Get(i), b.Get(i)));
       else r.Set(i, mode == MergeMode::kMerging && merge_src ? merge_src->Get(i) : 0.0);
@@ -442,7 +443,7 @@ VReg Binary(BinOp op, const VReg& a, const VReg& b, const MaskReg& m, MergeMode 
 }
 
 VReg BinaryScalar(BinOp op, const VReg& a, double s, const MaskReg& m) {
-  VReg r;
+  VReg r{VReg::Uninit{}};  // as in Binary
   r.dtype = a.dtype;
   const int es = a.ElemBytes(), n = a.Lanes();
   if (IsFloatReg(a.dtype)) {
@@ -457,6 +458,7 @@ VReg BinaryScalar(BinOp op, const VReg& a, double s, const MaskReg& m) {
     MaskLanesF(z, n, es, m, MergeMode::kZeroing, nullptr);
     FromF32(z, r);
   } else {
+    r.raw.fill(0);
     for (int i = 0; i < n; ++i) r.Set(i, m.bit[i * es] ? ApplyBinD(op, a.Get(i), s) : 0.0);
   }
   PropagateUndef(r, &a, nullptr, m, MergeMode::kZeroing, nullptr);
@@ -464,7 +466,7 @@ VReg BinaryScalar(BinOp op, const VReg& a, double s, const MaskReg& m) {
 }
 
 VReg Unary(UnOp op, const VReg& a, const MaskReg& m, MergeMode mode, const VReg* merge_src) {
-  VReg r;
+  VReg r{VReg::Uninit{}};  // as in Binary
   r.dtype = a.dtype;
   const int es = a.ElemBytes(), n = a.Lanes();
   alignas(64) float x[kMaxLanes], z[kMaxLanes];
@@ -489,6 +491,7 @@ VReg Unary(UnOp op, const VReg& a, const MaskReg& m, MergeMode mode, const VReg*
     MaskLanesF(z, n, es, m, mode, merge_src);
     FromF32(z, r);
   } else {
+    r.raw.fill(0);
     for (int i = 0; i < n; ++i)
       r.Set(i, m.bit[i * es] ? z[i] : (mode == MergeMode::kMerging && merge_src ? merge_src->Get(i) : 0.0));
   }
@@ -497,7 +500,7 @@ VReg Unary(UnOp op, const VReg& a, const MaskReg& m, MergeMode mode, const VReg*
 }
 
 VReg ExpSub(const VReg& a, const VReg& b, const MaskReg& m, DType out_dtype, CastLayout layout) {
-  VReg r;
+  VReg r{VReg::Uninit{}};  // the softmax path writes every byte; the others start zeroed
   r.dtype = out_dtype;
   if (a.dtype == DType::kFloat16 && b.dtype == DType::kFloat16 && out_dtype == DType::kFloat32) {
     // The softmax path: the 64 lanes of the chosen half are picked first, then widened, and
@@ -538,6 +541,7 @@ VReg ExpSub(const VReg& a, const VReg& b, const MaskReg& m, DType out_dtype, Cas
     }
     return r;
   }
+  r.raw.fill(0);
   alignas(64) float x[kMaxLanes], y[kMaxLanes], z[kMaxLanes];
   ToF32(a, x);
   ToF32(b, y);
@@ -573,7 +577,7 @@ VReg ExpSub(const VReg& a, const VReg& b, const MaskReg& m, DType out_dtype, Cas
 }
 
 VReg Reduce(ReduceOp op, const VReg& a, const MaskReg& m) {
-  VReg r;
+  VReg r{VReg::Uninit{}};  // zeroed below
   r.dtype = a.dtype;
   const int es = a.ElemBytes(), n = a.Lanes();
   double result = 0;
@@ -623,7 +627,7 @@ VReg Reduce(ReduceOp op, const VReg& a, const MaskReg& m) {
 }
 
 VReg FullScalar(double v, DType dtype, const MaskReg* m, MergeMode mode, const VReg* merge_src) {
-  VReg r;
+  VReg r{VReg::Uninit{}};  // FillLanes writes every byte
   r.dtype = dtype;
   uint8_t one[8];
   StoreScalar(dtype, one, v);
@@ -634,7 +638,7 @@ VReg FullScalar(double v, DType dtype, const MaskReg* m, MergeMode mode, const V
 
 VReg FullLane(const VReg& src, const MaskReg& m, bool highest, MergeMode mode,
               const VReg* merge_src) {
-  VReg r;
+  VReg r{VReg::Uninit{}};  // FillLanes writes every byte
   r.dtype = src.dtype;
   const int es = r.ElemBytes(), n = r.Lanes();
   const int from = highest ? n - 1 : 0;
@@ -652,7 +656,7 @@ VReg FullLane(const VReg& src, const MaskReg& m, bool highest, MergeMode mode,
 }
 
 VReg Select(const VReg& a, const VReg& b, const MaskReg& m) {
-  VReg r;
+  VReg r{VReg::Uninit{}};  // every lane's bytes copied below
   r.dtype = a.dtype;
   const int es = r.ElemBytes(), n = r.Lanes();
   for (int i = 0; i < n; ++i)
@@ -708,7 +712,7 @@ MaskReg CompareScalar(CmpOp op, const VReg& a, double s, const MaskReg& m) {
 }
 
 VReg AsType(const VReg& a, const MaskReg& m, DType to, CastLayout layout) {
-  VReg r;
+  VReg r{VReg::Uninit{}};  // zeroed below
   r.dtype = to;
   r.raw.fill(0);
   r.undef.fill(0);
@@ -839,7 +843,7 @@ uint8_t BitByte(BitOp op, uint8_t x, uint8_t y) {
 }  // namespace
 
 VReg Bitwise(BitOp op, const VReg& a, const VReg* b, const MaskReg& m) {
-  VReg r;
+  VReg r{VReg::Uninit{}};  // zeroed below
   r.dtype = a.dtype;
   r.raw.fill(0);
   const int es = a.ElemBytes(), n = a.Lanes();
@@ -879,7 +883,7 @@ std::pair<MaskReg, MaskReg> Interleave(const MaskReg& a, const MaskReg& b) {
 }
 
 VReg LoadBytes(const uint8_t* p, const uint8_t* written, DType dtype) {
-  VReg r;
+  VReg r{VReg::Uninit{}};  // every byte copied below
   r.dtype = dtype;
   std::memcpy(r.raw.data(), p, kVRegBytes);
   r.any_undef = false;

@@ -16,14 +16,18 @@ namespace opdev::sim {
 inline constexpr int kVRegBytes = 256;
 
 struct VReg {
-  alignas(64) std::array<uint8_t, kVRegBytes> raw{};
+  alignas(64) std::array<uint8_t, kVRegBytes> raw;  // zeroed unless built as Uninit
   DType dtype = DType::kFloat32;
   bool any_undef = false;
   // Per lane (index < Lanes()); valid only while any_undef, and then every lane is set (left
   // uninitialised otherwise: a register is built per operation and most have no such lane).
   std::array<uint8_t, kVRegBytes> undef;
 
-  VReg() = default;
+  VReg() : raw{} {}
+  // A register whose every byte of `raw` its builder writes before anything reads it (the lane
+  // operations' results): no zero fill, which would cost as much as a cheap operation.
+  struct Uninit {};
+  explicit VReg(Uninit) {}
   // A copy carries `undef` only when it is valid (most registers have no undefined lane, and
   // every operation builds and copies one register).
   VReg(const VReg& o) : raw(o.raw), dtype(o.dtype), any_undef(o.any_undef) {
