@@ -4,6 +4,7 @@
 
 #include "exp_f32.h"
 #include "float_choice.h"
+#include "lane_clones.h"
 #include "lane_convert.h"
 
 #include "opdev/sim/memory.h"
@@ -419,7 +420,7 @@ MaskReg UpdateMask(int64_t count, DType dtype) {
   return MaskReg::FirstN(count, static_cast<int>(DTypeSize(dtype)));
 }
 
-VReg Binary(BinOp op, const VReg& a, const VReg& b, const MaskReg& m, MergeMode mode,
+OPDEV_LANE_CLONES VReg Binary(BinOp op, const VReg& a, const VReg& b, const MaskReg& m, MergeMode mode,
             const VReg* merge_src) {
   VReg r{VReg::Uninit{}};  // the float path writes every byte; the others start zeroed
   r.dtype = a.dtype;
@@ -442,7 +443,7 @@ VReg Binary(BinOp op, const VReg& a, const VReg& b, const MaskReg& m, MergeMode 
   return r;
 }
 
-VReg BinaryScalar(BinOp op, const VReg& a, double s, const MaskReg& m) {
+OPDEV_LANE_CLONES VReg BinaryScalar(BinOp op, const VReg& a, double s, const MaskReg& m) {
   VReg r{VReg::Uninit{}};  // as in Binary
   r.dtype = a.dtype;
   const int es = a.ElemBytes(), n = a.Lanes();
@@ -465,7 +466,7 @@ VReg BinaryScalar(BinOp op, const VReg& a, double s, const MaskReg& m) {
   return r;
 }
 
-VReg Unary(UnOp op, const VReg& a, const MaskReg& m, MergeMode mode, const VReg* merge_src) {
+OPDEV_LANE_CLONES VReg Unary(UnOp op, const VReg& a, const MaskReg& m, MergeMode mode, const VReg* merge_src) {
   VReg r{VReg::Uninit{}};  // as in Binary
   r.dtype = a.dtype;
   const int es = a.ElemBytes(), n = a.Lanes();
@@ -499,7 +500,7 @@ VReg Unary(UnOp op, const VReg& a, const MaskReg& m, MergeMode mode, const VReg*
   return r;
 }
 
-VReg ExpSub(const VReg& a, const VReg& b, const MaskReg& m, DType out_dtype, CastLayout layout) {
+OPDEV_LANE_CLONES VReg ExpSub(const VReg& a, const VReg& b, const MaskReg& m, DType out_dtype, CastLayout layout) {
   VReg r{VReg::Uninit{}};  // the softmax path writes every byte; the others start zeroed
   r.dtype = out_dtype;
   if (a.dtype == DType::kFloat16 && b.dtype == DType::kFloat16 && out_dtype == DType::kFloat32) {
@@ -576,7 +577,7 @@ VReg ExpSub(const VReg& a, const VReg& b, const MaskReg& m, DType out_dtype, Cas
   return r;
 }
 
-VReg Reduce(ReduceOp op, const VReg& a, const MaskReg& m) {
+OPDEV_LANE_CLONES VReg Reduce(ReduceOp op, const VReg& a, const MaskReg& m) {
   VReg r{VReg::Uninit{}};  // zeroed below
   r.dtype = a.dtype;
   const int es = a.ElemBytes(), n = a.Lanes();
@@ -711,7 +712,7 @@ MaskReg CompareScalar(CmpOp op, const VReg& a, double s, const MaskReg& m) {
   return out;
 }
 
-VReg AsType(const VReg& a, const MaskReg& m, DType to, CastLayout layout) {
+OPDEV_LANE_CLONES VReg AsType(const VReg& a, const MaskReg& m, DType to, CastLayout layout) {
   VReg r{VReg::Uninit{}};  // zeroed below
   r.dtype = to;
   r.raw.fill(0);
