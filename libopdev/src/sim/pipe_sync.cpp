@@ -1,6 +1,8 @@
 // The pipes of one core: clocks, flags, mutexes, barriers and the byte runs (pipe_sync.h).
 #include "pipe_sync.h"
 
+#include "vector_clones.h"
+
 #include <algorithm>
 
 namespace opdev::sim {
@@ -9,9 +11,12 @@ namespace {
 constexpr std::array<std::string_view, kNumPipes> kNames = {"MTE1", "MTE2", "MTE3", "M", "V", "S", "FIX"};
 int I(Pipe p) { return static_cast<int>(p); }
 bool InOrder(Pipe p) { return p == Pipe::kV || p == Pipe::kS || p == Pipe::kM; }
-void JoinInto(PipeClock& to, const PipeClock& from) {
+// Entry-wise maximum: two clocks of a launch's width (pipes x cores), never the same vector.
+OPDEV_VECTOR_CLONES void JoinInto(PipeClock& to, const PipeClock& from) {
   if (to.size() < from.size()) to.resize(from.size(), 0);
-  for (size_t r = 0; r < from.size(); ++r) to[r] = std::max(to[r], from[r]);
+  uint32_t* __restrict t = to.data();
+  const uint32_t* __restrict f = from.data();
+  for (size_t r = 0, n = from.size(); r < n; ++r) t[r] = std::max(t[r], f[r]);
 }
 bool SameRecord(const PipeAccess& a, const PipeAccess& b) {
   return a.epoch == b.epoch && (a.epoch == 0 || (a.pipe == b.pipe && a.line == b.line));

@@ -5,6 +5,7 @@
 
 #include "exp_f32.h"
 #include "float_choice.h"
+#include "vector_clones.h"
 #include "lane_convert.h"
 #include "tile_view.h"
 
@@ -125,7 +126,7 @@ void ScalarLanes(const float* __restrict x, float s, float* __restrict z, int64_
 }
 
 // The fp32 binary operation of ApplyBin over n lanes.
-void RowBin(Bin op, const float* x, const float* y, float* z, int64_t n) {
+OPDEV_VECTOR_CLONES void RowBin(Bin op, const float* x, const float* y, float* z, int64_t n) {
   switch (op) {
     case Bin::kAdd:
       Lanes(x, y, z, n, [](float a, float b) { return a + b; });
@@ -143,7 +144,7 @@ void RowBin(Bin op, const float* x, const float* y, float* z, int64_t n) {
 }
 
 // RowBin with one operand a scalar: op(x[i], s), or op(s, x[i]) when `scalar_first`.
-void RowBinScalar(Bin op, const float* x, float s, float* z, int64_t n, bool scalar_first) {
+OPDEV_VECTOR_CLONES void RowBinScalar(Bin op, const float* x, float s, float* z, int64_t n, bool scalar_first) {
   auto run = [&](auto f) {
     if (scalar_first) ScalarLanes(x, s, z, n, [f](float a, float b) { return f(b, a); });
     else ScalarLanes(x, s, z, n, f);
@@ -169,7 +170,7 @@ void RowBinScalar(Bin op, const float* x, float s, float* z, int64_t n, bool sca
 }
 
 // The fp32 unary operation of ApplyUn over n lanes.
-void RowUn(Un op, const float* x, float* z, int64_t n) {
+OPDEV_VECTOR_CLONES void RowUn(Un op, const float* x, float* z, int64_t n) {
   switch (op) {
     case Un::kExp: ExpF32(x, z, n); break;
     case Un::kLog: for (int64_t i = 0; i < n; ++i) z[i] = std::log(x[i]); break;

@@ -4,7 +4,7 @@
 
 #include "exp_f32.h"
 #include "float_choice.h"
-#include "lane_clones.h"
+#include "vector_clones.h"
 #include "lane_convert.h"
 
 #include "opdev/sim/memory.h"
@@ -420,7 +420,7 @@ MaskReg UpdateMask(int64_t count, DType dtype) {
   return MaskReg::FirstN(count, static_cast<int>(DTypeSize(dtype)));
 }
 
-OPDEV_LANE_CLONES VReg Binary(BinOp op, const VReg& a, const VReg& b, const MaskReg& m, MergeMode mode,
+OPDEV_VECTOR_CLONES VReg Binary(BinOp op, const VReg& a, const VReg& b, const MaskReg& m, MergeMode mode,
             const VReg* merge_src) {
   VReg r{VReg::Uninit{}};  // the float path writes every byte; the others start zeroed
   r.dtype = a.dtype;
@@ -443,7 +443,7 @@ OPDEV_LANE_CLONES VReg Binary(BinOp op, const VReg& a, const VReg& b, const Mask
   return r;
 }
 
-OPDEV_LANE_CLONES VReg BinaryScalar(BinOp op, const VReg& a, double s, const MaskReg& m) {
+OPDEV_VECTOR_CLONES VReg BinaryScalar(BinOp op, const VReg& a, double s, const MaskReg& m) {
   VReg r{VReg::Uninit{}};  // as in Binary
   r.dtype = a.dtype;
   const int es = a.ElemBytes(), n = a.Lanes();
@@ -466,7 +466,7 @@ OPDEV_LANE_CLONES VReg BinaryScalar(BinOp op, const VReg& a, double s, const Mas
   return r;
 }
 
-OPDEV_LANE_CLONES VReg Unary(UnOp op, const VReg& a, const MaskReg& m, MergeMode mode, const VReg* merge_src) {
+OPDEV_VECTOR_CLONES VReg Unary(UnOp op, const VReg& a, const MaskReg& m, MergeMode mode, const VReg* merge_src) {
   VReg r{VReg::Uninit{}};  // as in Binary
   r.dtype = a.dtype;
   const int es = a.ElemBytes(), n = a.Lanes();
@@ -500,7 +500,7 @@ OPDEV_LANE_CLONES VReg Unary(UnOp op, const VReg& a, const MaskReg& m, MergeMode
   return r;
 }
 
-OPDEV_LANE_CLONES VReg ExpSub(const VReg& a, const VReg& b, const MaskReg& m, DType out_dtype, CastLayout layout) {
+OPDEV_VECTOR_CLONES VReg ExpSub(const VReg& a, const VReg& b, const MaskReg& m, DType out_dtype, CastLayout layout) {
   VReg r{VReg::Uninit{}};  // the softmax path writes every byte; the others start zeroed
   r.dtype = out_dtype;
   if (a.dtype == DType::kFloat16 && b.dtype == DType::kFloat16 && out_dtype == DType::kFloat32) {
@@ -577,7 +577,7 @@ OPDEV_LANE_CLONES VReg ExpSub(const VReg& a, const VReg& b, const MaskReg& m, DT
   return r;
 }
 
-OPDEV_LANE_CLONES VReg Reduce(ReduceOp op, const VReg& a, const MaskReg& m) {
+OPDEV_VECTOR_CLONES VReg Reduce(ReduceOp op, const VReg& a, const MaskReg& m) {
   VReg r{VReg::Uninit{}};  // zeroed below
   r.dtype = a.dtype;
   const int es = a.ElemBytes(), n = a.Lanes();
@@ -712,7 +712,7 @@ MaskReg CompareScalar(CmpOp op, const VReg& a, double s, const MaskReg& m) {
   return out;
 }
 
-OPDEV_LANE_CLONES VReg AsType(const VReg& a, const MaskReg& m, DType to, CastLayout layout) {
+OPDEV_VECTOR_CLONES VReg AsType(const VReg& a, const MaskReg& m, DType to, CastLayout layout) {
   VReg r{VReg::Uninit{}};  // zeroed below
   r.dtype = to;
   r.raw.fill(0);
