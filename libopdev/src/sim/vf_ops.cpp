@@ -238,24 +238,35 @@ void MaskLanesF(float* z, int n, int es, const MaskReg& m, MergeMode mode, const
   ZeroInactive(z, n, es, m);
 }
 
-// Undefined-lane propagation for lane-wise ops.
+// The unsigned integer of a lane of ES bytes (1, 2, 4, 8).
+template <int ES>
+using LaneWord = std::conditional_t<ES == 1, uint8_t,
+                                    std::conditional_t<ES == 2, uint16_t, std::conditional_t<ES == 4, uint32_t, uint64_t>>>;
+
+// The per-lane undefined flags of a register: its own while it has such a lane, else all
+// clear (a register's `undef` is valid only while any_undef), so lane loops read them without
+// a test per lane.
+const uint8_t* UndefFlags(const VReg* r) {
+  static constexpr std::array<uint8_t, kVRegBytes> kNone{};
+  return r && r->any_undef ? r->undef.data() : kNone.data();
+}
+
+// Undefined-lane propagation for lane-wise ops: an active lane is undefined when a source's
+// lane is, an inactive one when the merge source's lane is (MERGING only).
 void PropagateUndef(VReg& r, const VReg* a, const VReg* b, const MaskReg& m, MergeMode mode,
                     const VReg* merge_src) {
-  bool any = (a && a->any_undef) || (b && b->any_undef) ||
-             (mode == MergeMode::kMerging && merge_src && merge_src->any_undef);
+  const VReg* merge = mode == MergeMode::kMerging ? merge_src : nullptr;
   r.any_undef = false;
-  if (!any) return;
-  int es = r.ElemBytes(), n = r.Lanes();
+  if (!(a && a->any_undef) && !(b && b->any_undef) && !(merge && merge->any_undef)) return;
+  const uint8_t *ua = UndefFlags(a), *ub = UndefFlags(b), *um = UndefFlags(merge);
+  const int es = r.ElemBytes(), n = r.Lanes();
+  uint8_t any = 0;
   for (int i = 0; i < n; ++i) {
-    bool u;
-    if (m.bit[i * es]) {
-      u = (a && a->LaneUndef(i)) || (b && b->LaneUndef(i));
-    } else {
-      u = mode == MergeMode::kMerging && merge_src && merge_src->LaneUndef(i);
-    }
-    r.undef[i] = u ? 1 : 0;
-    r.any_undef |= u;
+    const uint8_t u = m.bit[i * es] != 0 ? ((ua[i] | ub[i]) != 0) : (um[i] != 0);
+    r.undef[i] = u;
+    any |= u;
   }
+  r.any_undef = any != 0;
 }
 
 // The largest (MAX) or smallest active lane of an N-lane float register, NaN lanes skipped;
@@ -310,7 +321,7 @@ float PairwiseSum(const float* x, int n = N) {
 // branch-free pass over a constant count, which vectorises.
 template <int ES>
 void FillLanesN(VReg& r, const uint8_t* one, const MaskReg* m, const VReg* merge) {
-  using W = std::conditional_t<ES == 1, uint8_t, std::conditional_t<ES == 2, uint16_t, std::conditional_t<ES == 4, uint32_t, uint64_t>>>;
+  using W = LaneWord<ES>;
   constexpr int kN = kVRegBytes / ES;
   W v;
   std::memcpy(&v, one, ES);
@@ -533,12 +544,15 @@ OPDEV_VECTOR_CLONES VReg ExpSub(const VReg& a, const VReg& b, const MaskReg& m, 
     }
     r.any_undef = false;
     if (a.any_undef || b.any_undef) {
+      const uint8_t *ua = UndefFlags(&a), *ub = UndefFlags(&b);
+      uint8_t any = 0;
       for (int i = 0; i < 64; ++i) {
         const int s = 2 * i + off;
-        bool u = m.bit[s * 2] && (a.LaneUndef(s) || b.LaneUndef(s));
+        const uint8_t u = (m.bit[s * 2] != 0) & ((ua[s] | ub[s]) != 0);
         r.undef[i] = u;
-        r.any_undef |= u;
+        any |= u;
       }
+      r.any_undef = any != 0;
     }
     return r;
   }
@@ -900,9 +914,36 @@ VReg LoadBytes(const uint8_t* p, const uint8_t* written, DType dtype) {
   return r;
 }
 
-bool StoreBytes(const VReg& r, const MaskReg& m, uint8_t* p, uint8_t* written) {
+namespace {
+// StoreBytes for lanes of ES bytes: every lane of the 256 bytes at p (and of `written`) is
+// blended, the active ones taking the register's bytes (written: 1, or 0 for an undefined
+// lane), the others keeping theirs; no branch per lane, so the loops vectorise.
+template <int ES>
+bool StoreLanesN(const VReg& r, const MaskReg& m, uint8_t* p, uint8_t* written) {
+  using W = LaneWord<ES>;
+  constexpr int kN = kVRegBytes / ES;
+  constexpr W kOnes = static_cast<W>(static_cast<W>(~W{0}) / 0xFF);  // a 1 in every byte
+  alignas(64) W src[kN], dst[kN];
+  std::memcpy(src, r.raw.data(), kVRegBytes);
+  std::memcpy(dst, p, kVRegBytes);
+  for (int i = 0; i < kN; ++i) dst[i] = m.bit[i * ES] != 0 ? src[i] : dst[i];
+  std::memcpy(p, dst, kVRegBytes);
+  const uint8_t* u = UndefFlags(&r);
+  uint8_t undef_stored = 0;
+  for (int i = 0; i < kN; ++i) undef_stored |= (m.bit[i * ES] != 0) & (u[i] != 0);
+  if (written) {
+    // The written flags of an active lane's bytes: 1 when the lane is defined, 0 when not.
+    alignas(64) W w[kN];
+    std::memcpy(w, written, kVRegBytes);
+    for (int i = 0; i < kN; ++i) w[i] = m.bit[i * ES] != 0 ? (u[i] == 0 ? kOnes : W{0}) : w[i];
+    std::memcpy(written, w, kVRegBytes);
+  }
+  return undef_stored != 0;
+}
+}  // namespace
+
+OPDEV_VECTOR_CLONES bool StoreBytes(const VReg& r, const MaskReg& m, uint8_t* p, uint8_t* written) {
   const int es = r.ElemBytes(), n = r.Lanes();
-  bool undef_stored = false;
   bool all = AllActive(m);
   if (!all) {
     all = true;
@@ -913,14 +954,12 @@ bool StoreBytes(const VReg& r, const MaskReg& m, uint8_t* p, uint8_t* written) {
     if (written) std::memset(written, 1, kVRegBytes);
     return false;
   }
-  for (int i = 0; i < n; ++i) {
-    if (!m.bit[i * es]) continue;
-    std::memcpy(p + i * es, r.raw.data() + i * es, es);
-    bool u = r.LaneUndef(i);
-    undef_stored |= u;
-    if (written) std::memset(written + i * es, u ? 0 : 1, es);
+  switch (es) {
+    case 1: return StoreLanesN<1>(r, m, p, written);
+    case 2: return StoreLanesN<2>(r, m, p, written);
+    case 4: return StoreLanesN<4>(r, m, p, written);
+    default: return StoreLanesN<8>(r, m, p, written);
   }
-  return undef_stored;
 }
 
 }  // namespace vf

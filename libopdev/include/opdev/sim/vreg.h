@@ -71,13 +71,23 @@ struct MaskReg {
   void SetFirstN(int64_t count, int width);
 };
 
-// Whether a lane of `r` that `m` makes active was computed from bytes never written.
+// Whether a lane of `r` that `m` makes active was computed from bytes never written (every
+// lane looked at, without a branch per lane: the loops of the common widths vectorise).
+template <int ES>
+bool ActiveUndefN(const VReg& r, const MaskReg& m) {
+  uint8_t hit = 0;
+  for (int i = 0; i < kVRegBytes / ES; ++i)
+    hit |= (m.bit[static_cast<size_t>(i * ES)] != 0) & (r.undef[static_cast<size_t>(i)] != 0);
+  return hit != 0;
+}
 inline bool ActiveUndef(const VReg& r, const MaskReg& m) {
   if (!r.any_undef) return false;
-  const int es = r.ElemBytes();
-  for (int i = 0; i < r.Lanes(); ++i)
-    if (m.bit[static_cast<size_t>(i * es)] && r.undef[static_cast<size_t>(i)]) return true;
-  return false;
+  switch (r.ElemBytes()) {
+    case 1: return ActiveUndefN<1>(r, m);
+    case 2: return ActiveUndefN<2>(r, m);
+    case 4: return ActiveUndefN<4>(r, m);
+    default: return ActiveUndefN<8>(r, m);
+  }
 }
 
 }  // namespace opdev::sim
