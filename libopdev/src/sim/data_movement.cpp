@@ -3,6 +3,8 @@
 
 #include "opdev/sim/hazards.h"
 
+#include "vector_clones.h"
+
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 
@@ -74,7 +76,7 @@ void ForDifferingWords(const uint8_t* a, const uint8_t* b, int64_t n_elems, Emit
 // The runs of the `n_elems` elements of `es` bytes whose bytes differ between `a` and `b`; the
 // usual widths compare whole words in a loop of their own.
 template <typename Emit>
-void ForDifferingRuns(const uint8_t* a, const uint8_t* b, int64_t n_elems, size_t es, Emit emit) {
+OPDEV_VECTOR_CLONES void ForDifferingRuns(const uint8_t* a, const uint8_t* b, int64_t n_elems, size_t es, Emit emit) {
   auto words = [&](auto word) { ForDifferingWords<decltype(word)>(a, b, n_elems, emit); };
   switch (es) {
     case 1: return words(uint8_t{});
@@ -91,7 +93,7 @@ void ForDifferingRuns(const uint8_t* a, const uint8_t* b, int64_t n_elems, size_
 // become `core`'s) or already wholly `core`'s; false, with nothing changed, when some element
 // has another writer or the run is mixed. The scan has no early exit and runs over blocks of
 // 16, so it compiles to vector code.
-bool SettleRunWriters(int32_t* writer, int64_t n, int32_t core) {
+OPDEV_VECTOR_CLONES bool SettleRunWriters(int32_t* writer, int64_t n, int32_t core) {
   constexpr int64_t kBlock = 16;
   int32_t all = -1, mine = 0;
   int64_t i = 0;
