@@ -5,9 +5,9 @@
 
 #include "exp_f32.h"
 #include "float_choice.h"
-#include "vector_clones.h"
 #include "lane_convert.h"
 #include "tile_view.h"
+#include "vector_clones.h"
 
 #include "absl/strings/str_format.h"
 

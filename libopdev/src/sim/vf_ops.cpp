@@ -4,8 +4,8 @@
 
 #include "exp_f32.h"
 #include "float_choice.h"
-#include "vector_clones.h"
 #include "lane_convert.h"
+#include "vector_clones.h"
 
 #include "opdev/sim/memory.h"
 #include "opdev/support/half.h"
@@ -431,8 +431,8 @@ MaskReg UpdateMask(int64_t count, DType dtype) {
   return MaskReg::FirstN(count, static_cast<int>(DTypeSize(dtype)));
 }
 
-OPDEV_VECTOR_CLONES VReg Binary(BinOp op, const VReg& a, const VReg& b, const MaskReg& m, MergeMode mode,
-            const VReg* merge_src) {
+OPDEV_VECTOR_CLONES VReg Binary(BinOp op, const VReg& a, const VReg& b, const MaskReg& m,
+                                MergeMode mode, const VReg* merge_src) {
   VReg r{VReg::Uninit{}};  // the float path writes every byte; the others start zeroed
   r.dtype = a.dtype;
   const int es = a.ElemBytes(), n = a.Lanes();
