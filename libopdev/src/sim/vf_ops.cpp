@@ -338,12 +338,7 @@ void FillLanesN(VReg& r, const uint8_t* one, const MaskReg* m, const VReg* merge
   std::memcpy(r.raw.data(), out, kVRegBytes);
 }
 void FillLanes(VReg& r, int es, const uint8_t* one, const MaskReg* m, const VReg* merge) {
-  switch (es) {
-    case 1: return FillLanesN<1>(r, one, m, merge);
-    case 2: return FillLanesN<2>(r, one, m, merge);
-    case 4: return FillLanesN<4>(r, one, m, merge);
-    default: return FillLanesN<8>(r, one, m, merge);
-  }
+  WithLaneWidth(es, [&](auto w) { FillLanesN<decltype(w)::value>(r, one, m, merge); });
 }
 
 // r.undef[i] = lane i has a byte whose written flag is 0; any_undef = some lane has.
@@ -904,12 +899,7 @@ VReg LoadBytes(const uint8_t* p, const uint8_t* written, DType dtype) {
   r.any_undef = false;
   if (written && std::memchr(written, 0, kVRegBytes) != nullptr) {
     // A lane is undefined when any of its bytes was never written (a row's tail).
-    switch (r.ElemBytes()) {
-      case 1: MarkUnwrittenLanes<1>(written, r); break;
-      case 2: MarkUnwrittenLanes<2>(written, r); break;
-      case 4: MarkUnwrittenLanes<4>(written, r); break;
-      default: MarkUnwrittenLanes<8>(written, r); break;
-    }
+    WithLaneWidth(r.ElemBytes(), [&](auto es) { MarkUnwrittenLanes<decltype(es)::value>(written, r); });
   }
   return r;
 }
@@ -954,12 +944,7 @@ OPDEV_VECTOR_CLONES bool StoreBytes(const VReg& r, const MaskReg& m, uint8_t* p,
     if (written) std::memset(written, 1, kVRegBytes);
     return false;
   }
-  switch (es) {
-    case 1: return StoreLanesN<1>(r, m, p, written);
-    case 2: return StoreLanesN<2>(r, m, p, written);
-    case 4: return StoreLanesN<4>(r, m, p, written);
-    default: return StoreLanesN<8>(r, m, p, written);
-  }
+  return WithLaneWidth(es, [&](auto w) { return StoreLanesN<decltype(w)::value>(r, m, p, written); });
 }
 
 }  // namespace vf

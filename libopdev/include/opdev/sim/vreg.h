@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 namespace opdev::sim {
 
@@ -71,6 +72,18 @@ struct MaskReg {
   void SetFirstN(int64_t count, int width);
 };
 
+// f(std::integral_constant<int, ES>{}) for a lane width `es` of 1, 2 or 4 bytes, else of 8: a
+// lane loop written once over a constant count (which vectorises) serves every width.
+template <typename F>
+decltype(auto) WithLaneWidth(int es, F&& f) {
+  switch (es) {
+    case 1: return f(std::integral_constant<int, 1>{});
+    case 2: return f(std::integral_constant<int, 2>{});
+    case 4: return f(std::integral_constant<int, 4>{});
+    default: return f(std::integral_constant<int, 8>{});
+  }
+}
+
 // Whether a lane of `r` that `m` makes active was computed from bytes never written (every
 // lane looked at, without a branch per lane: the loops of the common widths vectorise).
 template <int ES>
@@ -82,12 +95,7 @@ bool ActiveUndefN(const VReg& r, const MaskReg& m) {
 }
 inline bool ActiveUndef(const VReg& r, const MaskReg& m) {
   if (!r.any_undef) return false;
-  switch (r.ElemBytes()) {
-    case 1: return ActiveUndefN<1>(r, m);
-    case 2: return ActiveUndefN<2>(r, m);
-    case 4: return ActiveUndefN<4>(r, m);
-    default: return ActiveUndefN<8>(r, m);
-  }
+  return WithLaneWidth(r.ElemBytes(), [&](auto es) { return ActiveUndefN<decltype(es)::value>(r, m); });
 }
 
 }  // namespace opdev::sim
