@@ -105,6 +105,9 @@ TEST_CASE("printer: strings, f-strings and numbers", "[pyfront][printer]") {
   CHECK(Reprint("s = 'a' 'b'\n") == "s = \"ab\"\n");
   CHECK(Reprint("s = b'\\x00a'\n") == "s = b\"\\x00a\"\n");
   CHECK(Reprint("s = u'x'\n") == "s = u\"x\"\n");
+  // A docstring keeps its u prefix, one line or several (a fuzz finding: it was dropped).
+  CHECK(Reprint("u''\n") == "u\"\"\n");
+  CHECK(Reprint("def f():\n    u'''a\n    b'''\n") == "def f():\n    u\"\"\"a\n    b\"\"\"\n");
   CHECK(Reprint("s = f'{a!r:>{w}} {{x}}'\n") == "s = f\"{a!r:>{w}} {{x}}\"\n");
   CHECK(Reprint("s = f\"{d['k']}\"\n") == "s = f\"{d['k']}\"\n");
   CHECK(Reprint("s = f'{x=}'\n") == "s = f\"x={x!r}\"\n");

@@ -648,8 +648,10 @@ class Printer {
     Body(body, level + 1, false);
   }
 
-  void Docstring(const std::string& v, int level) {
-    // Triple-quoted when the text can be written without escapes.
+  void Docstring(const Expr& e, int level) {
+    // Triple-quoted when the text can be written without escapes; a u"" prefix is kept.
+    const std::string& v = e.value;
+    if (e.u_prefix) out += 'u';
     bool plain = v.find("\"\"\"") == std::string::npos && v.find('\\') == std::string::npos &&
                  (v.empty() || v.back() != '"') && v.find('\r') == std::string::npos;
     for (unsigned char c : v) {
@@ -805,7 +807,7 @@ class Printer {
     switch (s.kind) {
       case StmtKind::kExpr:
         if (IsDocstring(s)) {
-          Docstring(s.value->value, level);
+          Docstring(*s.value, level);
         } else {
           E(*s.value, RhsCtx(*s.value));
         }

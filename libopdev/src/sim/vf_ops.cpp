@@ -543,7 +543,7 @@ OPDEV_VECTOR_CLONES VReg ExpSub(const VReg& a, const VReg& b, const MaskReg& m, 
       uint8_t any = 0;
       for (int i = 0; i < 64; ++i) {
         const int s = 2 * i + off;
-        const uint8_t u = (m.bit[s * 2] != 0) & ((ua[s] | ub[s]) != 0);
+        const uint8_t u = FlagSet(m.bit[s * 2]) & FlagSet(ua[s] | ub[s]);
         r.undef[i] = u;
         any |= u;
       }
@@ -920,7 +920,7 @@ bool StoreLanesN(const VReg& r, const MaskReg& m, uint8_t* p, uint8_t* written) 
   std::memcpy(p, dst, kVRegBytes);
   const uint8_t* u = UndefFlags(&r);
   uint8_t undef_stored = 0;
-  for (int i = 0; i < kN; ++i) undef_stored |= (m.bit[i * ES] != 0) & (u[i] != 0);
+  for (int i = 0; i < kN; ++i) undef_stored |= FlagSet(m.bit[i * ES]) & FlagSet(u[i]);
   if (written) {
     // The written flags of an active lane's bytes: 1 when the lane is defined, 0 when not.
     alignas(64) W w[kN];

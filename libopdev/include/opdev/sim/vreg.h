@@ -84,13 +84,16 @@ decltype(auto) WithLaneWidth(int es, F&& f) {
   }
 }
 
+// 1 when a flag byte is set, else 0: flags are and-ed as bytes, without a branch.
+inline uint8_t FlagSet(uint8_t b) { return static_cast<uint8_t>(b != 0); }
+
 // Whether a lane of `r` that `m` makes active was computed from bytes never written (every
 // lane looked at, without a branch per lane: the loops of the common widths vectorise).
 template <int ES>
 bool ActiveUndefN(const VReg& r, const MaskReg& m) {
   uint8_t hit = 0;
   for (int i = 0; i < kVRegBytes / ES; ++i)
-    hit |= (m.bit[static_cast<size_t>(i * ES)] != 0) & (r.undef[static_cast<size_t>(i)] != 0);
+    hit |= FlagSet(m.bit[static_cast<size_t>(i * ES)]) & FlagSet(r.undef[static_cast<size_t>(i)]);
   return hit != 0;
 }
 inline bool ActiveUndef(const VReg& r, const MaskReg& m) {
