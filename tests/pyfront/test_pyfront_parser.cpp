@@ -56,6 +56,11 @@ TEST_CASE("parser: syntax errors are diagnostics with file, line and column", "[
       {"x = 'a' b'b'\n", 1, 5, "PY-SYNTAX", "cannot mix bytes and nonbytes"},
       {"try:\n    pass\n", 1, 1, "PY-SYNTAX", "expected 'except' or 'finally'"},
       {"x = $\n", 1, 5, "PY-SYNTAX", "invalid character"},
+      // A byte order mark after the start, a zero-width space, a no-break space: not name
+      // characters (a fuzz finding: "\n<BOM>" parsed as a name and printed as a leading BOM).
+      {"\n\xEF\xBB\xBF\n", 2, 1, "PY-SYNTAX", "invalid non-printable character U+FEFF"},
+      {"ab\xE2\x80\x8B = 1\n", 1, 3, "PY-SYNTAX", "invalid non-printable character U+200B"},
+      {"x =\xC2\xA0y\n", 1, 4, "PY-SYNTAX", "invalid non-printable character U+00A0"},
       {"def f[T](x): pass\n", 1, 6, "PY-UNSUPPORTED", "PEP 695"},
       {"type Alias = int\n", 1, 1, "PY-UNSUPPORTED", "type alias"},
       {"x = )\n", 1, 5, "PY-SYNTAX", "unmatched ')'"},
@@ -248,6 +253,19 @@ TEST_CASE("parser: strings decode escapes / f-strings become JoinedStr", "[pyfro
   // The nested expression keeps its real position.
   CHECK(f.elts[0]->value_expr->span.col == 8);
   CHECK(py::StringValue(*f.elts[1]) == "!");
+}
+
+TEST_CASE("tokenizer: printable non-ASCII letters are name characters", "[pyfront]") {
+  auto r = py::Tokenize("caf\xC3\xA9 = \xCE\xB1\xCE\xB2\n");
+  REQUIRE(r.error.empty());
+  REQUIRE(r.tokens.size() >= 3);
+  CHECK(r.tokens[0].text == "caf\xC3\xA9");
+  CHECK(r.tokens[2].text == "\xCE\xB1\xCE\xB2");
+  // A byte order mark is skipped at the very start only (elsewhere it is an error).
+  auto bom = py::Tokenize("\xEF\xBB\xBFx = 1\n");
+  CHECK(bom.error.empty());
+  auto late = py::Tokenize("x = 1\n\xEF\xBB\xBF");
+  CHECK(late.error == "invalid non-printable character U+FEFF");
 }
 
 TEST_CASE("tokenizer: indentation, joining and token kinds", "[pyfront]") {

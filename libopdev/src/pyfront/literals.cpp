@@ -272,9 +272,7 @@ std::string ImagRepr(double v) {
   return s + "j";
 }
 
-namespace {
-// Decodes one UTF-8 sequence at s[i]; returns the code point and advances i. Invalid bytes
-// decode as themselves.
+// Invalid bytes decode as themselves.
 unsigned NextCodePoint(std::string_view s, size_t* i) {
   unsigned char c = static_cast<unsigned char>(s[*i]);
   size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 1;
@@ -285,8 +283,6 @@ unsigned NextCodePoint(std::string_view s, size_t* i) {
   return cp;
 }
 
-// Approximation of str.isprintable() for non-ASCII code points: separators, format and
-// control characters, surrogates, private use and non-characters are not printable.
 bool PrintableNonAscii(unsigned cp) {
   if (cp < 0xA1) return false;  // C1 controls and NBSP
   if (cp == 0xAD) return false;
@@ -302,6 +298,7 @@ bool PrintableNonAscii(unsigned cp) {
   return true;
 }
 
+namespace {
 void AppendEscaped(std::string* out, unsigned cp) {
   char buf[16];
   if (cp < 0x100) {

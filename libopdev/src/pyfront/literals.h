@@ -50,5 +50,10 @@ std::string QuoteBytes(std::string_view bytes, char quote);
 
 // Appends the UTF-8 encoding of code point cp.
 void AppendUtf8(std::string* out, unsigned cp);
+// Decodes the UTF-8 sequence at s[*i], returns its code point and advances *i past it.
+unsigned NextCodePoint(std::string_view s, size_t* i);
+// Approximation of str.isprintable() for a non-ASCII code point: separators, format and
+// control characters, surrogates, private use and non-characters are not printable.
+bool PrintableNonAscii(unsigned cp);
 
 }  // namespace opdev::py::lit

@@ -4,6 +4,10 @@
 // line joining inside brackets, explicit joining with a backslash, and string prefixes.
 #include "opdev/pyfront/tokenizer.h"
 
+#include "pyfront/literals.h"
+
+#include <absl/strings/str_format.h>
+
 #include <cctype>
 #include <cstring>
 
@@ -198,6 +202,27 @@ class Lexer {
     }
   }
 
+  // Non-ASCII characters of the name at [pos_, end): one that is not printable (a space,
+  // format or control character such as U+FEFF or U+200B) cannot be part of a name, as in
+  // CPython ("invalid non-printable character U+FEFF"). Other non-ASCII characters are taken
+  // as name characters without the Unicode XID tables (docs/pyfront.md).
+  bool CheckIdentifierChars(size_t end) {
+    for (size_t i = pos_; i < end;) {
+      const size_t at = i;
+      if (static_cast<unsigned char>(src_[i]) < 0x80) {
+        ++i;
+        continue;
+      }
+      const unsigned cp = lit::NextCodePoint(src_, &i);
+      if (!lit::PrintableNonAscii(cp)) {
+        Fail(absl::StrFormat("invalid non-printable character U+%04X", cp), line_,
+             static_cast<int>(at - line_start_) + 1);
+        return false;
+      }
+    }
+    return true;
+  }
+
   bool LexToken() {
     size_t start = pos_;
     int line = line_, col = Col();
@@ -206,6 +231,7 @@ class Lexer {
     if (IsIdStart(c)) {
       size_t p = pos_;
       while (p < src_.size() && IsIdChar(static_cast<unsigned char>(src_[p]))) ++p;
+      if (!CheckIdentifierChars(p)) return false;
       size_t len = p - pos_;
       if (len <= 2 && p < src_.size() && (src_[p] == '\'' || src_[p] == '"')) {
         std::string pre;
