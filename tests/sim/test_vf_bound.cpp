@@ -290,6 +290,56 @@ TEST_CASE("sim: a call its bound form declines fails as the general entry says")
   CHECK(Observed(rf) == Observed(Run(fk)));
 }
 
+TEST_CASE("sim: keywords decoded at lowering observe what the general entry reads") {
+  // vf.exp_sub, vf.astype and vf.update_mask read dtype=, layout= and round_mode= decoded once
+  // at lowering (program.h, BoundKeys); the same calls with the mask by keyword take the
+  // general entry, which reads them through Args. Every layout, None, a keyword of the wrong
+  // kind (the decoder leaves it to Args, which refuses it), a missing dtype, and round modes.
+  const std::string halves =
+      "    a = vf.astype(x, h, dtype=pl.DT_FP16, layout=pl.CastLayout.ZERO)\n"
+      "    b = vf.astype(y, h, dtype=pl.DT_FP16, layout=pl.CastLayout.ZERO)\n";
+  std::vector<std::pair<std::string, std::string>> pairs;
+  auto both = [&](const std::string& head, const std::string& call, const std::string& call_kw) {
+    pairs.emplace_back(head + "    r = " + call + "\n", head + "    r = " + call_kw + "\n");
+  };
+  for (const char* layout : {"ZERO", "ONE", "TWO", "THREE"}) {
+    const std::string l = std::string("layout=pl.CastLayout.") + layout;
+    both(halves, "vf.exp_sub(a, b, m16, dtype=pl.DT_FP32, " + l + ")",
+         "vf.exp_sub(a, b, preg=m16, dtype=pl.DT_FP32, " + l + ")");
+    both("", "vf.astype(x, h, dtype=pl.DT_FP16, " + l + ")", "vf.astype(x, preg=h, dtype=pl.DT_FP16, " + l + ")");
+  }
+  both(halves, "vf.exp_sub(a, b, m16, dtype=None, layout=None)", "vf.exp_sub(a, b, preg=m16, dtype=None, layout=None)");
+  both("", "vf.exp_sub(x, y, h, dtype=3)", "vf.exp_sub(x, y, preg=h, dtype=3)");
+  both("", "vf.exp_sub(x, y, h, layout=2)", "vf.exp_sub(x, y, preg=h, layout=2)");
+  both("", "vf.astype(x, h)", "vf.astype(x, preg=h)");
+  both("", "vf.astype(x, h, dtype=None)", "vf.astype(x, preg=h, dtype=None)");
+  both("", "vf.astype(x, h, dtype=pl.DT_INT32, round_mode=pl.RoundMode.CAST_RINT)",
+       "vf.astype(x, preg=h, dtype=pl.DT_INT32, round_mode=pl.RoundMode.CAST_RINT)");
+  both("", "vf.astype(x, h, dtype=pl.DT_INT32, round_mode=pl.RoundMode.CAST_TRUNC)",
+       "vf.astype(x, preg=h, dtype=pl.DT_INT32, round_mode=pl.RoundMode.CAST_TRUNC)");
+  both("", "vf.astype(x, h, dtype=pl.DT_FP16, round_mode=1)", "vf.astype(x, preg=h, dtype=pl.DT_FP16, round_mode=1)");
+  both("", "vf.add(x, y, vf.update_mask(20, dtype=pl.DT_FP16))", "vf.add(x, y, vf.update_mask(scalar=20, dtype=pl.DT_FP16))");
+  both("", "vf.add(x, y, vf.update_mask(20, dtype=None))", "vf.add(x, y, vf.update_mask(scalar=20, dtype=None))");
+  both("", "vf.add(x, y, vf.update_mask(20, dtype=pl.MaskPattern.ALL))",
+       "vf.add(x, y, vf.update_mask(scalar=20, dtype=pl.MaskPattern.ALL))");
+  CheckSpellingsAgree(pairs);
+  // The refusals are the general entry's own words, at the call's line.
+  const std::string missing = Kernel("    r = vf.astype(x, h)\n");
+  auto rm = Run(missing);
+  CHECK_FALSE(rm.completed);
+  const Diagnostic* d = rm.hazards.Find(sim::hazard::kRuntimeError);
+  REQUIRE(d != nullptr);
+  CHECK(d->line == LineOf(missing, "vf.astype(x, h)"));
+  CHECK(d->message.find("dtype= is required") != std::string::npos);
+  const std::string trunc = Kernel("    r = vf.astype(x, h, dtype=pl.DT_INT32, round_mode=pl.RoundMode.CAST_TRUNC)\n");
+  auto rt = Run(trunc);
+  CHECK_FALSE(rt.completed);
+  CHECK(HasAt(rt.hazards, sim::hazard::kUnsupported, LineOf(trunc, "round_mode=pl.RoundMode.CAST_TRUNC")));
+  const Diagnostic* u = rt.hazards.Find(sim::hazard::kUnsupported);
+  REQUIRE(u != nullptr);
+  CHECK(u->message.find("round_mode=CAST_TRUNC") != std::string::npos);
+}
+
 TEST_CASE("sim: a bound register store observes what the general entry observes") {
   // vf.store_align(tile, src, preg) is bound (Kernel's own stores of r and s are too); the same
   // store with its mask by keyword takes the general entry. Partial and wrong-width masks, a

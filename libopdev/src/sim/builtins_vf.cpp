@@ -59,12 +59,46 @@ MergeMode ModeArg(const Args& a, const char* kw = "mode") {
   return MergeMode::kZeroing;
 }
 
-CastLayout LayoutArg(const Args& a) {
-  const std::string_view l = a.EnumName(99, "layout");
+CastLayout LayoutNamed(std::string_view l) {
   if (l == "ONE") return CastLayout::kOne;
   if (l == "TWO") return CastLayout::kTwo;
   if (l == "THREE") return CastLayout::kThree;
   return CastLayout::kZero;
+}
+CastLayout LayoutArg(const Args& a) { return LayoutNamed(a.EnumName(99, "layout")); }
+
+// The keywords dtype=, layout= and round_mode= of a bound call (vf.exp_sub, vf.astype,
+// vf.update_mask), decoded once at lowering into BoundKeys slots kKeyDtype, kKeyLayout and
+// kKeyRound. A value of another kind, or a round mode other than CAST_RINT (whose name a
+// refusal quotes), is left to Args at the call.
+enum : size_t { kKeyDtype = 0, kKeyLayout = 1, kKeyRound = 2 };
+bool DecodeCastKeys(const std::vector<std::pair<std::string, Value>>& kwargs, BoundKeys* keys) {
+  keys->fill(-1);
+  for (const auto& [k, v] : kwargs) {
+    if (v.kind == VK::kNone) continue;  // as absent, for Args too
+    if (k == "dtype") {
+      if (v.kind != VK::kDType) return false;
+      (*keys)[kKeyDtype] = static_cast<int32_t>(v.dtype());
+    } else if (k == "layout") {
+      if (v.kind != VK::kEnum) return false;
+      (*keys)[kKeyLayout] = static_cast<int32_t>(LayoutNamed(v.EnumMember()));
+    } else if (k == "round_mode") {
+      if (v.kind != VK::kEnum || v.EnumMember() != "CAST_RINT") return false;
+      (*keys)[kKeyRound] = 0;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+// The decoded keywords of `call`, or nullptr when they are read through Args (no decoder, a
+// keyword it left, or a call that is not bound).
+const BoundKeys* DecodedKeys(const XNode& call) { return call.bound_keys_valid ? &call.bound_keys : nullptr; }
+DType KeyDType(const BoundKeys& k, DType dflt) {
+  return k[kKeyDtype] < 0 ? dflt : static_cast<DType>(k[kKeyDtype]);
+}
+CastLayout KeyLayout(const BoundKeys& k) {
+  return k[kKeyLayout] < 0 ? CastLayout::kZero : static_cast<CastLayout>(k[kKeyLayout]);
 }
 
 // Whether bound operands are of the kinds listed, in order.
@@ -184,7 +218,9 @@ bool UpdateMaskBound(Interp& in, const XNode& call, const Value* const* ops, Val
   BArgs none;
   Args a(in, call, none, call.bound_kwargs, "vf.update_mask");
   // vf::UpdateMask's mask, written into the one the assigned local holds.
-  PutFirstNMask(*out, ops[0]->i, static_cast<int>(DTypeSize(a.DTypeArg(1, "dtype", DType::kFloat32))));
+  const BoundKeys* keys = DecodedKeys(call);
+  const DType dt = keys ? KeyDType(*keys, DType::kFloat32) : a.DTypeArg(1, "dtype", DType::kFloat32);
+  PutFirstNMask(*out, ops[0]->i, static_cast<int>(DTypeSize(dt)));
   return true;
 }
 
@@ -727,8 +763,9 @@ void ExpSubOn(const Args& a, const XNode& call, const VReg& x, const VReg& y, co
   if (x.dtype != y.dtype)
     in.sink.Report(hazard::kTypeMismatch, call.line,
                    absl::StrFormat("vf.exp_sub sources are %s and %s", std::string(DTypeName(x.dtype)), std::string(DTypeName(y.dtype))));
-  const DType to = a.DTypeArg(99, "dtype", x.dtype);
-  VReg r = vf::ExpSub(x, y, m, to, LayoutArg(a));
+  const BoundKeys* keys = DecodedKeys(call);
+  const DType to = keys ? KeyDType(*keys, x.dtype) : a.DTypeArg(99, "dtype", x.dtype);
+  VReg r = vf::ExpSub(x, y, m, to, keys ? KeyLayout(*keys) : LayoutArg(a));
   PutCounted(in, r, out);
 }
 
@@ -884,6 +921,13 @@ Value CompareFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
 
 void AsTypeOn(const Args& a, const XNode& call, const VReg& x, const MaskReg& m, Value& out) {
   Interp& in = a.in();
+  if (const BoundKeys* keys = DecodedKeys(call)) {
+    // The same steps on the decoded keywords (a round mode, if given, is CAST_RINT).
+    if ((*keys)[kKeyDtype] < 0) a.Fail("dtype= is required");
+    CheckMask(a, m, x.dtype, "the source of");
+    VReg r = vf::AsType(x, m, KeyDType(*keys, x.dtype), KeyLayout(*keys));
+    return PutCounted(in, r, out);
+  }
   const Value* dv = a.Get(2, "dtype");
   if (!dv || dv->kind != VK::kDType) a.Fail("dtype= is required");
   CheckMask(a, m, x.dtype, "the source of");
@@ -1140,14 +1184,14 @@ void RegisterVfBoundBuiltins(BoundTable& t) {
   unary("vf.abs", RegMaskBound<UnaryOn<vf::UnOp::kAbs>, kUnaryOp>);
   unary("vf.neg", RegMaskBound<UnaryOn<vf::UnOp::kNeg>, kUnaryOp>);
   unary("vf.relu", RegMaskBound<UnaryOn<vf::UnOp::kRelu>, kUnaryOp>);
-  t["vf.exp_sub"] = BoundBuiltin{ExpSubBound, 3, {"dtype", "layout"}};
+  t["vf.exp_sub"] = BoundBuiltin{ExpSubBound, 3, {"dtype", "layout"}, DecodeCastKeys};
   t["vf.de_interleave"] = BoundBuiltin{ShuffleBound<true>, 2, {}};
   t["vf.interleave"] = BoundBuiltin{ShuffleBound<false>, 2, {}};
   t["vf.reduce_sum"] = BoundBuiltin{RegMaskBound<ReduceOn<vf::ReduceOp::kSum>, kReduceSum>, 2, {"datablock"}};
   t["vf.reduce_max"] = BoundBuiltin{RegMaskBound<ReduceOn<vf::ReduceOp::kMax>, kReduceMax>, 2, {"datablock"}};
   t["vf.reduce_min"] = BoundBuiltin{RegMaskBound<ReduceOn<vf::ReduceOp::kMin>, kReduceMin>, 2, {"datablock"}};
-  t["vf.astype"] = BoundBuiltin{RegMaskBound<AsTypeOn, kAsType>, 2, {"dtype", "layout", "round_mode"}};
-  t["vf.update_mask"] = BoundBuiltin{UpdateMaskBound, 1, {"dtype"}};
+  t["vf.astype"] = BoundBuiltin{RegMaskBound<AsTypeOn, kAsType>, 2, {"dtype", "layout", "round_mode"}, DecodeCastKeys};
+  t["vf.update_mask"] = BoundBuiltin{UpdateMaskBound, 1, {"dtype"}, DecodeCastKeys};
   t["vf.load_align"] = BoundBuiltin{LoadAlignBound, 2, {}};
   t["vf.store_align"] = BoundBuiltin{StoreAlignBound, 3, {}};
   t["vf.full"] = BoundBuiltin{FullBound, 2, {"dtype", "mode", "pos"}};

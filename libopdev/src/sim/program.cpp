@@ -147,6 +147,7 @@ void BindCall(XNode& n) {
   for (const auto& [k, x] : n.kwargs)
     if (x->kind != XK::kConst || std::find(b.keywords.begin(), b.keywords.end(), k) == b.keywords.end()) return;
   for (const auto& [k, x] : n.kwargs) n.bound_kwargs.emplace_back(k, x->constant);
+  n.bound_keys_valid = b.decode && b.decode(n.bound_kwargs, &n.bound_keys);
   n.bound = b.fn;
   n.bound_inline = true;
   for (size_t i = 0; i < n.items.size(); ++i) {

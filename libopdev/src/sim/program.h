@@ -29,6 +29,14 @@ enum class XK {
 
 inline constexpr size_t kMaxBoundOperands = 4;  // positional operands of a bound form
 
+// A bound call's constant keywords as its bound form reads them, decoded once at lowering by
+// the form's decoder (BoundBuiltin::decode): one code per keyword the form reads, -1 when the
+// call does not give it (or gives None).
+using BoundKeys = std::array<int32_t, 4>;
+// Fills `keys` from a call's constant keywords; false when one is not of a kind the form
+// reads, so the form reads them through Args at the call (which reports it as before).
+using BoundDecodeFn = bool (*)(const std::vector<std::pair<std::string, Value>>& kwargs, BoundKeys* keys);
+
 struct XNode {
   XK kind = XK::kConst;
   int line = 0;
@@ -42,6 +50,9 @@ struct XNode {
   // whose keywords are all constants of names it takes: the bound form and those keywords.
   BoundFn bound = nullptr;
   mutable std::vector<std::pair<std::string, Value>> bound_kwargs;
+  // kCall with `bound` whose form has a decoder that accepted its keywords: them, decoded.
+  bool bound_keys_valid = false;
+  BoundKeys bound_keys{};
   // kCall with `bound`: where each positional operand is read — a local's slot (slot >= 0), a
   // constant (value), or neither (evaluated); `bound_inline` when every operand is read in
   // place, so the call evaluates nothing before its bound form runs.
@@ -192,6 +203,7 @@ struct BoundBuiltin {
   BoundFn fn = nullptr;
   size_t operands = 0;
   std::vector<std::string_view> keywords;
+  BoundDecodeFn decode = nullptr;  // decodes `keywords` once at lowering (null: read per call)
 };
 BoundBuiltin FindBoundBuiltin(const std::string& qualified);
 // Constants named by a qualified name: dtypes, enum members, layouts ("pl.DT_FP32",
