@@ -14,7 +14,7 @@ namespace opdev::sim {
 
 class Args {
  public:
-  Args(Interp& in, const XNode& call, std::vector<Value>& pos, Kwargs& kw, const char* fname)
+  Args(Interp& in, const XNode& call, const std::vector<Value>& pos, const Kwargs& kw, const char* fname)
       : in_(in), call_(call), pos_(pos), kw_(kw), fname_(fname) {}
 
   // The argument at position i, else the keyword `name`; nullptr when neither is given.
@@ -67,8 +67,8 @@ class Args {
 
   Interp& in_;
   const XNode& call_;
-  std::vector<Value>& pos_;
-  Kwargs& kw_;
+  const std::vector<Value>& pos_;
+  const Kwargs& kw_;
   const char* fname_;
 };
 

@@ -20,6 +20,8 @@ namespace opdev::sim {
 namespace {
 
 using BArgs = std::vector<Value>;
+// The positional arguments of a bound form's Args: none (its operands are read in place).
+const BArgs kNoPositionals;
 
 // The register dtypes an op's doc page supports (the API catalog's reg_dtypes): vf.exp on an
 // int8 register, for example, is refused with the rule and its page. FP32 and FP16 are
@@ -132,8 +134,7 @@ Value RegMaskFn(Interp& in, const XNode& call, std::vector<Value>& pos, Kwargs& 
 template <RegMaskOn ON, const char* NAME>
 bool RegMaskBound(Interp& in, const XNode& call, const Value* const* ops, Value* out) {
   if (!OperandKinds(ops, {VK::kVReg, VK::kMask})) return false;
-  std::vector<Value> none;
-  Args a(in, call, none, call.bound_kwargs, NAME);
+  Args a(in, call, kNoPositionals, call.bound_kwargs, NAME);
   RequireVf(a);
   ON(a, call, ops[0]->As<VReg>(), ops[1]->As<MaskReg>(), *out);
   return true;
@@ -215,8 +216,7 @@ Value UpdateMaskFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
 
 bool UpdateMaskBound(Interp& in, const XNode& call, const Value* const* ops, Value* out) {
   if (!OperandKinds(ops, {VK::kInt})) return false;
-  BArgs none;
-  Args a(in, call, none, call.bound_kwargs, "vf.update_mask");
+  Args a(in, call, kNoPositionals, call.bound_kwargs, "vf.update_mask");
   // vf::UpdateMask's mask, written into the one the assigned local holds.
   const BoundKeys* keys = DecodedKeys(call);
   const DType dt = keys ? KeyDType(*keys, DType::kFloat32) : a.DTypeArg(1, "dtype", DType::kFloat32);
@@ -327,8 +327,7 @@ bool LoadAlignBound(Interp& in, const XNode& call, const Value* const* ops, Valu
       !in.in_kernel)
     return false;
   PipeVfRegisterOpBegin(in, call);
-  BArgs none;
-  Args a(in, call, none, call.bound_kwargs, "vf.load_align");
+  Args a(in, call, kNoPositionals, call.bound_kwargs, "vf.load_align");
   RegAddr ra;
   ra.tile = t.Ptr<Tile>();
   ra.elem = (t.kind == VK::kTileOffset ? t.i : 0) + ops[1]->i;
@@ -610,8 +609,7 @@ bool StoreAlignBound(Interp& in, const XNode& call, const Value* const* ops, Val
       ops[2]->kind != VK::kMask || !in.in_kernel)
     return false;
   PipeVfRegisterOpBegin(in, call);
-  BArgs none;
-  Args a(in, call, none, call.bound_kwargs, "vf.store_align");
+  Args a(in, call, kNoPositionals, call.bound_kwargs, "vf.store_align");
   const VReg& r = ops[1]->As<VReg>();
   const MaskReg& m = ops[2]->As<MaskReg>();
   CheckMask(a, m, r.dtype, "a register of");
@@ -661,8 +659,7 @@ Value ShuffleFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
 template <bool DE>
 bool ShuffleBound(Interp& in, const XNode& call, const Value* const* ops, Value* out) {
   if (!OperandKinds(ops, {VK::kVReg, VK::kVReg}) && !OperandKinds(ops, {VK::kMask, VK::kMask})) return false;
-  BArgs none;
-  Args a(in, call, none, call.bound_kwargs, DE ? "vf.de_interleave" : "vf.interleave");
+  Args a(in, call, kNoPositionals, call.bound_kwargs, DE ? "vf.de_interleave" : "vf.interleave");
   RequireVf(a);
   *out = ShuffleOn<DE>(a, call, *ops[0], *ops[1]);
   return true;
@@ -705,8 +702,7 @@ Value VfBinary(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
 template <vf::BinOp OP>
 bool VfBinaryBound(Interp& in, const XNode& call, const Value* const* ops, Value* out) {
   if (!OperandKinds(ops, {VK::kVReg, VK::kVReg, VK::kMask})) return false;
-  BArgs none;
-  Args a(in, call, none, call.bound_kwargs, "vf binary op");
+  Args a(in, call, kNoPositionals, call.bound_kwargs, "vf binary op");
   RequireVf(a);
   BinaryOn<OP>(a, call, ops[0]->As<VReg>(), *ops[1], ops[2]->As<MaskReg>(), *out);
   return true;
@@ -738,8 +734,7 @@ template <vf::BinOp OP>
 bool VfScalarBound(Interp& in, const XNode& call, const Value* const* ops, Value* out) {
   const Value& s = *ops[1];
   if (ops[0]->kind != VK::kVReg || ops[2]->kind != VK::kMask || !s.IsNumber()) return false;
-  BArgs none;
-  Args a(in, call, none, call.bound_kwargs, "vf scalar op");
+  Args a(in, call, kNoPositionals, call.bound_kwargs, "vf scalar op");
   RequireVf(a);
   ScalarOn<OP>(a, call, ops[0]->As<VReg>(), s.kind == VK::kFloat ? s.f : static_cast<double>(s.i),
                ops[2]->As<MaskReg>(), *out);
@@ -782,8 +777,7 @@ Value ExpSubFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
 
 bool ExpSubBound(Interp& in, const XNode& call, const Value* const* ops, Value* out) {
   if (!OperandKinds(ops, {VK::kVReg, VK::kVReg, VK::kMask})) return false;
-  BArgs none;
-  Args a(in, call, none, call.bound_kwargs, "vf.exp_sub");
+  Args a(in, call, kNoPositionals, call.bound_kwargs, "vf.exp_sub");
   RequireVf(a);
   ExpSubOn(a, call, ops[0]->As<VReg>(), ops[1]->As<VReg>(), ops[2]->As<MaskReg>(), *out);
   return true;
@@ -847,8 +841,7 @@ Value FullFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
 // vf.full(src, preg) with a mask register: declines another second operand.
 bool FullBound(Interp& in, const XNode& call, const Value* const* ops, Value* out) {
   if (ops[1]->kind != VK::kMask || !in.in_kernel) return false;
-  BArgs none;
-  Args a(in, call, none, call.bound_kwargs, "vf.full");
+  Args a(in, call, kNoPositionals, call.bound_kwargs, "vf.full");
   FullOn(a, call, *ops[0], &ops[1]->As<MaskReg>(), *out);
   return true;
 }

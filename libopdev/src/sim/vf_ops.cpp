@@ -33,12 +33,21 @@ MaskReg MaskReg::FirstN(int64_t count, int width) {
   return m;
 }
 
+namespace {
+// 256 set flags, then 256 clear ones: the flags of a first-`set`-bytes mask are the 256 bytes
+// from offset 256 - set (one fixed-size copy instead of two memsets of variable length).
+constexpr std::array<uint8_t, 2 * kVRegBytes> kFlagRamp = [] {
+  std::array<uint8_t, 2 * kVRegBytes> b{};
+  for (int i = 0; i < kVRegBytes; ++i) b[static_cast<size_t>(i)] = 1;
+  return b;
+}();
+}  // namespace
+
 void MaskReg::SetFirstN(int64_t count, int w) {
   width = w;
   const int64_t lanes = kVRegBytes / w;
   const size_t set = static_cast<size_t>(std::clamp<int64_t>(count, 0, lanes) * w);
-  std::memset(bit.data(), 1, set);
-  std::memset(bit.data() + set, 0, kVRegBytes - set);
+  std::memcpy(bit.data(), kFlagRamp.data() + (kVRegBytes - set), kVRegBytes);
 }
 
 namespace vf {
