@@ -85,6 +85,17 @@ std::string Observed(const sim::SimResult& r) {
   return s;
 }
 
+// The run of `src` stops with a `code` finding at the line of `at`; returns its message.
+std::string RefusalAt(const std::string& src, std::string_view code, const std::string& at) {
+  auto r = Run(src);
+  INFO(r.hazards.ToText());
+  CHECK_FALSE(r.completed);
+  const Diagnostic* d = r.hazards.Find(code);
+  REQUIRE(d != nullptr);
+  CHECK(d->line == LineOf(src, at));
+  return d->message;
+}
+
 // Each pair of spellings (bound, general) observes the same run, each body turned into a
 // kernel by `make` (Kernel by default).
 void CheckSpellingsAgree(const std::vector<std::pair<std::string, std::string>>& pairs,
@@ -271,13 +282,8 @@ TEST_CASE("sim: a call its bound form declines fails as the general entry says")
   // A mask where a register belongs: the bound form declines, the general entry names the
   // argument; an integer scalar second operand runs the scalar form.
   const std::string bad = Kernel("    r = vf.add(x, m, m)\n");
-  auto r = Run(bad);
-  INFO(r.hazards.ToText());
-  CHECK_FALSE(r.completed);
-  CHECK(HasAt(r.hazards, sim::hazard::kRuntimeError, LineOf(bad, "vf.add(x, m, m)")));
-  const Diagnostic* d = r.hazards.Find(sim::hazard::kRuntimeError);
-  REQUIRE(d != nullptr);
-  CHECK(d->message == "vf binary op: argument 'src1' must be a vector register, got MaskReg");
+  CHECK(RefusalAt(bad, sim::hazard::kRuntimeError, "vf.add(x, m, m)") ==
+        "vf binary op: argument 'src1' must be a vector register, got MaskReg");
   auto s = Run(Kernel("    r = vf.add(x, 2, h)\n"));
   INFO(s.hazards.ToText());
   CHECK(s.completed);
@@ -325,19 +331,11 @@ TEST_CASE("sim: keywords decoded at lowering observe what the general entry read
   CheckSpellingsAgree(pairs);
   // The refusals are the general entry's own words, at the call's line.
   const std::string missing = Kernel("    r = vf.astype(x, h)\n");
-  auto rm = Run(missing);
-  CHECK_FALSE(rm.completed);
-  const Diagnostic* d = rm.hazards.Find(sim::hazard::kRuntimeError);
-  REQUIRE(d != nullptr);
-  CHECK(d->line == LineOf(missing, "vf.astype(x, h)"));
-  CHECK(d->message.find("dtype= is required") != std::string::npos);
+  CHECK(RefusalAt(missing, sim::hazard::kRuntimeError, "vf.astype(x, h)").find("dtype= is required") !=
+        std::string::npos);
   const std::string trunc = Kernel("    r = vf.astype(x, h, dtype=pl.DT_INT32, round_mode=pl.RoundMode.CAST_TRUNC)\n");
-  auto rt = Run(trunc);
-  CHECK_FALSE(rt.completed);
-  CHECK(HasAt(rt.hazards, sim::hazard::kUnsupported, LineOf(trunc, "round_mode=pl.RoundMode.CAST_TRUNC")));
-  const Diagnostic* u = rt.hazards.Find(sim::hazard::kUnsupported);
-  REQUIRE(u != nullptr);
-  CHECK(u->message.find("round_mode=CAST_TRUNC") != std::string::npos);
+  CHECK(RefusalAt(trunc, sim::hazard::kUnsupported, "round_mode=pl.RoundMode.CAST_TRUNC").find("round_mode=CAST_TRUNC") !=
+        std::string::npos);
 }
 
 TEST_CASE("sim: a bound register store observes what the general entry observes") {
@@ -373,12 +371,8 @@ TEST_CASE("sim: a bound register store observes what the general entry observes"
   INFO(rp.hazards.ToText());
   CHECK(HasAt(rp.hazards, sim::hazard::kRegisterRange, LineOf(past, "vf.store_align(to + 100, r, m)")));
   const std::string bad = with_store("    vf.store_align(to, h, m)\n");
-  auto rbad = Run(bad);
-  CHECK_FALSE(rbad.completed);
-  const Diagnostic* d = rbad.hazards.Find(sim::hazard::kRuntimeError);
-  REQUIRE(d != nullptr);
-  CHECK(d->line == LineOf(bad, "vf.store_align(to, h, m)"));
-  CHECK(d->message == "vf.store_align: argument 'src' must be a vector register, got MaskReg");
+  CHECK(RefusalAt(bad, sim::hazard::kRuntimeError, "vf.store_align(to, h, m)") ==
+        "vf.store_align: argument 'src' must be a vector register, got MaskReg");
   // Without auto_mutex or a sync, the VF store into tx races the MTE2 copy into it: the same
   // finding at the store's line through the bound form.
   auto unsynced = [&](const std::string& store) {
