@@ -914,20 +914,16 @@ Value CompareFn(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
 
 void AsTypeOn(const Args& a, const XNode& call, const VReg& x, const MaskReg& m, Value& out) {
   Interp& in = a.in();
-  if (const BoundKeys* keys = DecodedKeys(call)) {
-    // The same steps on the decoded keywords (a round mode, if given, is CAST_RINT).
-    if ((*keys)[kKeyDtype] < 0) a.Fail("dtype= is required");
-    CheckMask(a, m, x.dtype, "the source of");
-    VReg r = vf::AsType(x, m, KeyDType(*keys, x.dtype), KeyLayout(*keys));
-    return PutCounted(in, r, out);
-  }
-  const Value* dv = a.Get(2, "dtype");
-  if (!dv || dv->kind != VK::kDType) a.Fail("dtype= is required");
+  // Decoded keywords, else read through Args (a decoded round mode, if given, is CAST_RINT).
+  const BoundKeys* keys = DecodedKeys(call);
+  const Value* dv = keys ? nullptr : a.Get(2, "dtype");
+  if (keys ? (*keys)[kKeyDtype] < 0 : !dv || dv->kind != VK::kDType) a.Fail("dtype= is required");
+  const DType to = keys ? KeyDType(*keys, x.dtype) : dv->dtype();
   CheckMask(a, m, x.dtype, "the source of");
-  std::string rm = a.EnumArg(99, "round_mode");
-  if (!rm.empty() && rm != "CAST_RINT" && IsFloating(x.dtype) && !IsFloating(dv->dtype()))
+  const std::string rm = keys ? std::string() : a.EnumArg(99, "round_mode");
+  if (!rm.empty() && rm != "CAST_RINT" && IsFloating(x.dtype) && !IsFloating(to))
     in.Fail(hazard::kUnsupported, call.line, "vf.astype round_mode=" + rm + " to an integer type is not simulated");
-  VReg r = vf::AsType(x, m, dv->dtype(), LayoutArg(a));
+  VReg r = vf::AsType(x, m, to, keys ? KeyLayout(*keys) : LayoutArg(a));
   PutCounted(in, r, out);
 }
 
