@@ -6,6 +6,8 @@
 #include "interpreter.h"
 #include "opdev/sim/fixpipe.h"
 
+#include "absl/container/inlined_vector.h"
+
 #include <map>
 #include <string>
 #include <string_view>
@@ -56,7 +58,8 @@ class Args {
   std::string EnumArg(size_t i, std::string_view name) const;
   // The same as a view into the argument (valid during the builtin call).
   std::string_view EnumName(size_t i, std::string_view name) const;
-  std::vector<int64_t> IntList(size_t i, std::string_view name) const;
+  // An integer or a list of integers (offsets, shapes): up to four held without allocating.
+  absl::InlinedVector<int64_t, 4> IntList(size_t i, std::string_view name) const;
 
   [[noreturn]] void Fail(const std::string& msg) const;
 
@@ -100,10 +103,12 @@ void CrossCoreWait(Interp& in, CrossMode mode, int event, std::optional<Pipe> pi
 // The pipe model (builtins_pipe.cpp, pipe_sync.h). A builtin tile operation inside a kernel:
 // PipeOpBefore puts it on its pipe (auto_mutex locks, phase unit flag, its accesses checked
 // against the other pipes); PipeOpAfter releases its locks once the operation ran.
+// The auto_mutex ids of an operation's tiles, ascending and distinct.
+using MutexIdList = absl::InlinedVector<int64_t, 4>;
 struct PipeOp {
   bool active = false;
   Pipe pipe = Pipe::kV;
-  std::vector<int64_t> ids;  // auto_mutex ids locked around it
+  MutexIdList ids;           // auto_mutex ids locked around it
   uint64_t acc = 0;          // Acc block of a phase= operation
   int phase = 0;             // 0 none, 1 Partial matmul, 2 Final matmul, 3 phase store
 };
@@ -113,8 +118,8 @@ void PipeOpAfter(Interp& in, const PipeOp& op);
 // (BindsOnPipe): what PipeOpBefore does for its general entry, the epoch of its accesses.
 void PipeVfRegisterOpBegin(Interp& in, const XNode& call);
 // A @pl.vector_function call under auto_mutex: its tile arguments' ids locked on V around it.
-std::vector<int64_t> PipeVfCallBefore(Interp& in, std::vector<Value>& args, Kwargs& kw);
-void PipeVfCallAfter(Interp& in, const std::vector<int64_t>& ids);
+MutexIdList PipeVfCallBefore(Interp& in, std::vector<Value>& args, Kwargs& kw);
+void PipeVfCallAfter(Interp& in, const MutexIdList& ids);
 // A vf.* register load or store (builtins_vf.cpp): the V access of exactly the UB bytes
 // [begin, end) it moves (clamped to the tile's bytes), under the operation's epoch (PipeOpBefore).
 void PipeRegisterAccess(Interp& in, const Tile& t, uint64_t begin, uint64_t end, bool write, const char* what);

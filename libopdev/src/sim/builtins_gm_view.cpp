@@ -26,13 +26,15 @@ Value MakeTensor(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw) {
     in.Fail(hazard::kRuntimeError, call.line,
             "pl.make_tensor: 'ptr' must be a pl.Ptr[dtype] argument or a Tensor (make_tensor.md), got " + Repr(src_v));
   GmTensor& g = src_v.As<GmTensor>();
-  const std::vector<int64_t> shape = a.IntList(1, "shape");
+  const auto shape_list = a.IntList(1, "shape");
+  const std::vector<int64_t> shape(shape_list.begin(), shape_list.end());
   if (shape.empty()) a.Fail("'shape' must name at least one dimension");
   for (int64_t d : shape)
     if (d <= 0) in.Fail(hazard::kRuntimeError, call.line, "pl.make_tensor: shape " + Dims(shape) + " has a dimension <= 0");
   const DType dt = a.DTypeArg(3, "dtype", g.dtype);
   if (const Value* st = a.Get(2, "stride"); st && st->kind != VK::kNone) {
-    const std::vector<int64_t> stride = a.IntList(2, "stride");
+    const auto stride_list = a.IntList(2, "stride");
+    const std::vector<int64_t> stride(stride_list.begin(), stride_list.end());
     std::vector<int64_t> contiguous(shape.size(), 1);
     for (int i = static_cast<int>(shape.size()) - 2; i >= 0; --i) contiguous[i] = contiguous[i + 1] * shape[i + 1];
     if (stride != contiguous)

@@ -13,7 +13,6 @@
 #include "absl/strings/str_format.h"
 
 #include <algorithm>
-#include <set>
 #include <unordered_map>
 
 namespace opdev::sim {
@@ -185,9 +184,15 @@ void AccessTile(Interp& in, const Tile& t, Pipe p, uint32_t epoch, bool write, c
   }
 }
 
-void MutexIds(const Value& v, std::set<int64_t>& ids) {
+void MutexIds(const Value& v, MutexIdList& ids) {
   if (v.kind != VK::kTile) return;
-  for (int64_t id : v.As<Tile>().mutex_ids) ids.insert(id);
+  const std::vector<int64_t>& m = v.As<Tile>().mutex_ids;
+  ids.insert(ids.end(), m.begin(), m.end());
+}
+
+void SortDistinct(MutexIdList& ids) {
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
 }
 
 }  // namespace
@@ -220,13 +225,12 @@ PipeOp PipeOpBefore(Interp& in, const XNode& call, std::vector<Value>& pos, Kwar
       if (k == "phase" && v.kind == VK::kEnum) phase = std::string(v.EnumMember());
   // auto_mutex: the positional tile operands' group mutex ids, locked on the op's pipe.
   if (in.core->auto_mutex && !s->vf) {
-    std::set<int64_t> ids;
     for (const Value& v : pos) {
       if (v.kind != VK::kTile) continue;
       if (!phase.empty() && v.As<Tile>().type.space == MemSpace::kAcc) continue;
-      MutexIds(v, ids);
+      MutexIds(v, op.ids);
     }
-    op.ids.assign(ids.begin(), ids.end());
+    SortDistinct(op.ids);
     for (int64_t id : op.ids) ps.Lock(op.pipe, id);
   }
   if (!phase.empty()) {
@@ -271,18 +275,17 @@ void PipeVfRegisterOpBegin(Interp& in, const XNode& call) {
   in.pipe_reg_epoch = in.core->pipes.Begin(*s->pipe);
 }
 
-std::vector<int64_t> PipeVfCallBefore(Interp& in, std::vector<Value>& args, Kwargs& kw) {
-  std::vector<int64_t> out;
+MutexIdList PipeVfCallBefore(Interp& in, std::vector<Value>& args, Kwargs& kw) {
+  MutexIdList out;
   if (!in.core || !in.core->auto_mutex) return out;
-  std::set<int64_t> ids;
-  for (const Value& v : args) MutexIds(v, ids);
-  for (const auto& [k, v] : kw) MutexIds(v, ids);
-  out.assign(ids.begin(), ids.end());
+  for (const Value& v : args) MutexIds(v, out);
+  for (const auto& [k, v] : kw) MutexIds(v, out);
+  SortDistinct(out);
   for (int64_t id : out) in.core->pipes.Lock(Pipe::kV, id);
   return out;
 }
 
-void PipeVfCallAfter(Interp& in, const std::vector<int64_t>& ids) {
+void PipeVfCallAfter(Interp& in, const MutexIdList& ids) {
   if (!in.core) return;
   for (int64_t id : ids) in.core->pipes.Unlock(Pipe::kV, id);
 }
@@ -303,10 +306,9 @@ void PipeRegisterAccess(Interp& in, const Tile& t, uint64_t begin, uint64_t end,
 void PipeScalarAccess(Interp& in, const Tile& t, uint64_t pos, uint64_t len, bool write, const char* what) {
   if (!in.core || !in.in_kernel || in.in_vf || !in.pipe_sync) return;
   PipeState& ps = in.core->pipes;
-  std::vector<int64_t> ids;
-  if (in.core->auto_mutex) ids = t.mutex_ids;
-  std::sort(ids.begin(), ids.end());
-  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  MutexIdList ids;
+  if (in.core->auto_mutex) ids.assign(t.mutex_ids.begin(), t.mutex_ids.end());
+  SortDistinct(ids);
   for (int64_t id : ids) ps.Lock(Pipe::kS, id);
   const uint32_t epoch = ps.Begin(Pipe::kS);
   if (in.core->Owns(t.type.space))
@@ -472,6 +474,7 @@ Value BarAll(Interp& in, const XNode&, BArgs&, Kwargs&) {
 void FinishPipes(Interp& in, CoreContext& core, bool completed) {
   if (!in.pipe_sync) return;
   in.stats.pipe_flags_pending += static_cast<int64_t>(core.pipes.PendingFlags());
+  core.pipes.DropRuns();
   if (!completed) return;
   for (const auto& [id, h] : core.pipes.held)
     in.sink.Report(hazard::kPipeSync, h.second,

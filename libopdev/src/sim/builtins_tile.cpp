@@ -384,7 +384,7 @@ TransferOrder OrderArg(const Args& a, size_t i, int ndim) {
 // load_tile / store_tile offsets are block indices on the two axes the tile spans (each times
 // the tile's extent along it) and absolute elsewhere (load_tile.md, tile_offsets). Offsets are
 // right-aligned with the tensor's axes.
-void TileUnitsToElements(std::vector<int64_t>& off, const Tile& t, const TransferOrder& o, int ndim) {
+void TileUnitsToElements(absl::Span<int64_t> off, const Tile& t, const TransferOrder& o, int ndim) {
   if (!o.given) {
     if (off.size() >= 2) { off[off.size() - 2] *= t.type.shape[0]; off[off.size() - 1] *= t.type.shape[1]; }
     else if (off.size() == 1) off[0] *= t.type.shape[1];
@@ -405,7 +405,7 @@ Value LoadImpl(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw, bool tile_
   auto off = a.IntList(2, "offsets");
   const int ndim = static_cast<int>(src.shape.size());
   const TransferOrder order = OrderArg(a, 99, ndim);
-  if (tile_units) TileUnitsToElements(off, *t, order, ndim);
+  if (tile_units) TileUnitsToElements(absl::MakeSpan(off), *t, order, ndim);
   if (t->type.space != MemSpace::kVec && t->type.space != MemSpace::kMat)
     in.Fail(hazard::kCubeSpace, call.line,
             absl::StrFormat("%s into %s tile '%s': loads go to Vec (UB) or Mat (L1) only (load.md); "
@@ -447,7 +447,7 @@ Value StoreImpl(Interp& in, const XNode& call, BArgs& pos, Kwargs& kw, bool tile
   const int ndim = static_cast<int>(dst.shape.size());
   const TransferOrder order = OrderArg(a, 99, ndim);
   if (order.transposed) a.Fail("order must be ascending (store.md: descending orders are rejected)");
-  if (tile_units) TileUnitsToElements(off, *t, order, ndim);
+  if (tile_units) TileUnitsToElements(absl::MakeSpan(off), *t, order, ndim);
   if (t->type.space != MemSpace::kVec && t->type.space != MemSpace::kAcc)
     in.Fail(hazard::kCubeSpace, call.line,
             absl::StrFormat("%s from %s tile '%s': stores read Vec (UB) or Acc (L0C) only (store.md)",

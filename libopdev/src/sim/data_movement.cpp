@@ -115,12 +115,12 @@ OPDEV_VECTOR_CLONES bool SettleRunWriters(int32_t* writer, int64_t n, int32_t co
 struct Mapping {
   int row_axis = 0;
   int col_axis = 0;
-  std::vector<int64_t> base;  // full offset vector
+  absl::InlinedVector<int64_t, 4> base;  // full offset vector
   bool ok = true;
   std::string error;
 };
 
-Mapping MapAxes(const GmTensor& t, const std::vector<int64_t>& offsets, TransferAxes axes) {
+Mapping MapAxes(const GmTensor& t, absl::Span<const int64_t> offsets, TransferAxes axes) {
   Mapping m;
   const int nd = static_cast<int>(t.shape.size());
   m.base.assign(nd, 0);
@@ -152,13 +152,13 @@ Mapping MapAxes(const GmTensor& t, const std::vector<int64_t>& offsets, Transfer
   return m;
 }
 
-std::string OffsetsText(const std::vector<int64_t>& o) { return "[" + absl::StrJoin(o, ", ") + "]"; }
+std::string OffsetsText(absl::Span<const int64_t> o) { return "[" + absl::StrJoin(o, ", ") + "]"; }
 std::string ShapeText(const std::vector<int64_t>& s) { return "[" + absl::StrJoin(s, ", ") + "]"; }
 
 }  // namespace
 
 std::vector<Issue> LoadTile(CoreMemory& mem, Tile& dst, const GmTensor& src,
-                            const std::vector<int64_t>& offsets, bool transpose, TouchedRuns* touched,
+                            absl::Span<const int64_t> offsets, bool transpose, TouchedRuns* touched,
                             TransferAxes axes) {
   std::vector<Issue> issues;
   Mapping m = MapAxes(src, offsets, axes);
@@ -251,7 +251,7 @@ std::vector<Issue> LoadTile(CoreMemory& mem, Tile& dst, const GmTensor& src,
 
 
 std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& src,
-                             const std::vector<int64_t>& offsets, int core_id, const FixOptions* fix,
+                             absl::Span<const int64_t> offsets, int core_id, const FixOptions* fix,
                              TouchedRuns* touched, TouchedRuns* changed, TransferAxes axes, bool atomic_add) {
   std::vector<Issue> issues;
   Mapping m = MapAxes(dst, offsets, axes);

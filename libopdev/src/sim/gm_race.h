@@ -15,6 +15,7 @@
 
 #include "cross_core_sync.h"
 
+#include "opdev/sim/data_movement.h"
 #include "opdev/sim/memory.h"
 
 #include <cstdint>
@@ -25,8 +26,8 @@
 
 namespace opdev::sim {
 
-// Element runs of one transfer: (first flat index, count).
-using ElementRuns = std::vector<std::pair<int64_t, int64_t>>;
+// Element runs of one transfer: (first flat index, count), as the transfers give them.
+using ElementRuns = TouchedRuns;
 
 struct GmRace {
   bool found = false;

@@ -4,10 +4,12 @@
 
 #include "builtins.h"
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 
+#include <array>
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -196,7 +198,7 @@ Value Interp::Eval(const XNode& n, Frame& fr) {
     case XK::kUnsupported:
       if (n.constant.kind == VK::kStr) Fail(n.constant.s, n.line, n.name);  // a limit with its own code
       Fail(hazard::kUnsupported, n.line, n.name + " is not supported by the simulator");
-    case XK::kAttr: return Attr(Eval(*n.a, fr), n.name, n.line);
+    case XK::kAttr: return Attr(Eval(*n.a, fr), n.name, n.line, &n.name_text);
     case XK::kSubscript: {
       // Python's order: the object, then the index (C++ leaves argument order unspecified).
       Value obj = Eval(*n.a, fr);
@@ -259,12 +261,7 @@ Value Interp::Eval(const XNode& n, Frame& fr) {
       return Value::Bool(true);
     }
     case XK::kIfExp: return Truthy(Eval(*n.a, fr)) ? Eval(*n.b, fr) : Eval(*n.c, fr);
-    case XK::kTuple: case XK::kList: {
-      std::vector<Value> items;
-      items.reserve(n.items.size());
-      for (const auto& x : n.items) items.push_back(Eval(*x, fr));
-      return n.kind == XK::kTuple ? Value::TupleV(std::move(items)) : Value::ListV(std::move(items));
-    }
+    case XK::kTuple: case XK::kList: return EvalSequence(n, fr);
     case XK::kDict: {
       std::vector<Value> kv;
       for (size_t i = 0; i < n.items.size(); ++i) {
@@ -323,6 +320,40 @@ struct Interp::CallScope {
     return *in.call_scratch_[in.call_depth_];
   }
 };
+
+// A tuple or list display. The items are evaluated first (an item may run a call that
+// evaluates this node again); a sequence of numbers (no object a run could keep alive) then
+// goes into the node's last sequence when nothing else holds it (program.h, XNode::sequence).
+Value Interp::EvalSequence(const XNode& n, Frame& fr) {
+  constexpr size_t kReused = 8;
+  const size_t k = n.items.size();
+  const VK kind = n.kind == XK::kTuple ? VK::kTuple : VK::kList;
+  if (k == 0 || k > kReused) {
+    std::vector<Value> items;
+    items.reserve(k);
+    for (const auto& x : n.items) items.push_back(Eval(*x, fr));
+    return kind == VK::kTuple ? Value::TupleV(std::move(items)) : Value::ListV(std::move(items));
+  }
+  std::array<Value, kReused> vals;
+  bool numbers = true;
+  for (size_t i = 0; i < k; ++i) {
+    vals[i] = Eval(*n.items[i], fr);
+    numbers = numbers && vals[i].IsNumber();
+  }
+  std::shared_ptr<std::vector<Value>> seq;
+  if (!numbers) {
+    seq = std::make_shared<std::vector<Value>>(std::make_move_iterator(vals.begin()),
+                                               std::make_move_iterator(vals.begin() + k));
+  } else {
+    if (!n.sequence || n.sequence.use_count() != 1) n.sequence = std::make_shared<std::vector<Value>>();
+    n.sequence->assign(vals.begin(), vals.begin() + k);
+    seq = n.sequence;
+  }
+  Value v;
+  v.kind = kind;
+  v.o = std::move(seq);
+  return v;
+}
 
 Value Interp::EvalCall(const XNode& n, Frame& fr) {
   if (n.bound) {
@@ -489,7 +520,7 @@ Value Interp::CallValue(const Value& callee, std::vector<Value>& args, Kwargs& k
       }
       if (f.pipeline_stage && core && in_kernel && core->pipeline) return CallStage(*this, f, args, kw, site);
       if (f.kind == FuncKind::kVector && core && in_kernel && !in_vf && pipe_sync) {
-        const std::vector<int64_t> ids = PipeVfCallBefore(*this, args, kw);
+        const MutexIdList ids = PipeVfCallBefore(*this, args, kw);
         Value v = CallFunction(f, args, kw, site.line);
         PipeVfCallAfter(*this, ids);
         return v;
@@ -515,14 +546,28 @@ Value Interp::CallValue(const Value& callee, std::vector<Value>& args, Kwargs& k
 }
 
 Value Interp::CallFunction(const FuncIR& f, std::vector<Value>& args, Kwargs& kw, int line) {
-  Frame fr;
+  // The frame's locals in the storage of an earlier call's, given back when this one ends.
+  struct Locals {
+    Interp& in;
+    Frame fr;
+    explicit Locals(Interp& in) : in(in) {
+      if (in.spare_slots_.empty()) return;
+      fr.slots = std::move(in.spare_slots_.back());
+      in.spare_slots_.pop_back();
+    }
+    ~Locals() {
+      fr.slots.clear();
+      in.spare_slots_.push_back(std::move(fr.slots));
+    }
+  } locals(*this);
+  Frame& fr = locals.fr;
   fr.fn = &f;
   fr.slots.resize(f.slot_names.size());
   for (auto& s : fr.slots) s.kind = VK::kUnavailable;  // "unassigned" marker (empty reason)
   const size_t np = f.params.size();
   if (args.size() > np)
     Fail(hazard::kRuntimeError, line, absl::StrFormat("%s() takes %d arguments but %d were given", f.name, np, args.size()));
-  std::vector<bool> bound(np, false);
+  absl::InlinedVector<bool, 16> bound(np, false);
   for (size_t i = 0; i < args.size(); ++i) { fr.slots[i] = std::move(args[i]); bound[i] = true; }
   for (auto& [k, v] : kw) {
     size_t i = 0;
@@ -1112,12 +1157,15 @@ bool Interp::CompareOp(py::Op op, const Value& a, const Value& b, int line) {
 
 // ---- attributes, subscripts, methods -----------------------------------------------------
 
-Value Interp::Attr(const Value& obj, const std::string& name, int line) {
+Value Interp::Attr(const Value& obj, const std::string& name, int line, const Text* shared_name) {
+  // A bound method: its name, and its receiver (a tensor or a tile group) as the receiver's
+  // kind and object, so that binding allocates nothing.
   auto method = [&]() {
     Value m;
     m.kind = VK::kMethod;
-    m.s = name;
-    m.o = std::make_shared<BoundMethod>(BoundMethod{obj});
+    m.s = shared_name ? *shared_name : Text(name);
+    m.i = static_cast<int64_t>(obj.kind);
+    m.o = obj.o;
     return m;
   };
   switch (obj.kind) {
@@ -1183,7 +1231,9 @@ Value Interp::Attr(const Value& obj, const std::string& name, int line) {
 }
 
 Value Interp::CallMethod(const Value& m, std::vector<Value>& args, Kwargs& kw, int line) {
-  const Value& self = m.As<BoundMethod>().self;
+  Value self;  // the receiver (Attr)
+  self.kind = static_cast<VK>(m.i);
+  self.o = m.o;
   const std::string& name = m.s;
   if (self.kind == VK::kGroup) {
     TileGroup& g = self.As<TileGroup>();

@@ -190,6 +190,7 @@ class Interp {
 
  private:
   Value EvalCall(const XNode& n, Frame& fr);
+  Value EvalSequence(const XNode& n, Frame& fr);
   void CallBound(const XNode& n, Frame& fr, Value& out);
   struct CallScratch;
   void GeneralEntry(const XNode& n, const Value* const* ops, size_t k, CallScratch& cs, Value& out);
@@ -198,7 +199,8 @@ class Interp {
   // The general entry of the builtin a call names, on the pipe model when it has operands there.
   Value CallBuiltin(const XNode& n, std::vector<Value>& args, Kwargs& kw);
   struct CallScope;
-  Value Attr(const Value& obj, const std::string& name, int line);
+  // `shared_name`, when given, is `name` as a Text a bound method shares instead of copying.
+  Value Attr(const Value& obj, const std::string& name, int line, const Text* shared_name = nullptr);
   Value Subscript(const Value& obj, const Value& idx, int line);
   Value BinOp(py::Op op, const Value& a, const Value& b, int line);
   bool CompareOp(py::Op op, const Value& a, const Value& b, int line);
@@ -220,6 +222,8 @@ class Interp {
     Kwargs kw;
   };
   std::vector<std::unique_ptr<CallScratch>> call_scratch_;
+  // The locals of returned calls, emptied, whose storage the next call reuses.
+  std::vector<std::vector<Value>> spare_slots_;
   size_t call_depth_ = 0;
   // Loops being executed, innermost last: their line and the iterations started so far.
   struct LoopFrame {

@@ -55,10 +55,15 @@ uint32_t PipeState::Begin(Pipe p) {
 }
 
 PipeClock PipeState::Publish(Pipe p) const {
-  PipeClock c = clock_[I(p)];
+  PipeClock c;
+  PublishInto(p, c);
+  return c;
+}
+
+void PipeState::PublishInto(Pipe p, PipeClock& c) const {
+  c = clock_[I(p)];
   if (c.size() < width_) c.resize(width_, 0);
   c[Own(p)] = issued_[I(p)];
-  return c;
 }
 
 void PipeState::Join(Pipe q, const PipeClock& c) {
@@ -87,7 +92,9 @@ bool PipeState::Set(Pipe p, Pipe q, int64_t event, int line, int* prev_line) {
   auto it = flags_.find(key);
   const bool fresh = it == flags_.end();
   if (!fresh && prev_line) *prev_line = it->second.line;
-  flags_[key] = Flag{Publish(p), line};
+  Flag& f = flags_[key];
+  PublishInto(p, f.clock);
+  f.line = line;
   return fresh;
 }
 
@@ -104,13 +111,13 @@ void PipeState::Lock(Pipe q, int64_t id) {
     if (it->first.second != I(q)) Join(q, it->second);
 }
 
-void PipeState::Unlock(Pipe p, int64_t id) { unlocks_[{id, I(p)}] = Publish(p); }
+void PipeState::Unlock(Pipe p, int64_t id) { PublishInto(p, unlocks_[{id, I(p)}]); }
 
 void PipeState::UnitFlagMatmul(uint64_t acc, bool before, bool final_step) {
   if (before) {
     if (auto it = unit_fix_.find(acc); it != unit_fix_.end()) Join(Pipe::kM, it->second);
   } else if (final_step) {
-    unit_m_[acc] = Publish(Pipe::kM);
+    PublishInto(Pipe::kM, unit_m_[acc]);
   }
 }
 
@@ -118,7 +125,7 @@ void PipeState::UnitFlagStore(uint64_t acc, bool before) {
   if (before) {
     if (auto it = unit_m_.find(acc); it != unit_m_.end()) Join(Pipe::kFix, it->second);
   } else {
-    unit_fix_[acc] = Publish(Pipe::kFix);
+    PublishInto(Pipe::kFix, unit_fix_[acc]);
   }
 }
 
@@ -141,6 +148,11 @@ void PipeState::Forget(MemSpace space, uint64_t begin, uint64_t end) {
   Split(m, begin);
   Split(m, end);
   m.erase(m.lower_bound(begin), m.lower_bound(end));
+}
+
+void PipeState::DropRuns() {
+  for (SegMap& m : spaces_) m.clear();
+  for (RunHint& h : hints_) h.valid = false;
 }
 
 std::optional<PipeConflict> PipeState::Access(MemSpace space, uint64_t begin, uint64_t end, Pipe p,

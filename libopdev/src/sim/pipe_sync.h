@@ -59,6 +59,8 @@ class PipeState {
   uint32_t Begin(Pipe p);
   // C[p] with p's own entry at its last issued operation: what a set / unlock on p publishes.
   PipeClock Publish(Pipe p) const;
+  // The same into `out`, whose storage is reused (an unlock or set of every operation).
+  void PublishInto(Pipe p, PipeClock& out) const;
   // The clock of `q` learns `c` (for q = S, every pipe does: the scalar unit stalls and issues
   // every later instruction after it).
   void Join(Pipe q, const PipeClock& c);
@@ -92,6 +94,9 @@ class PipeState {
 
   // Drops the records of [begin, end) of `space` (another core wrote the bytes).
   void Forget(MemSpace space, uint64_t begin, uint64_t end);
+  // Drops every byte run (the core has ended: nothing it issues can meet them any more), so
+  // that their nodes serve the next core.
+  void DropRuns();
 
   // Hand-written mutex pairs for the SIM-PIPE-SYNC checks: (pipe, line) of the held lock of
   // an id (nullopt when none).

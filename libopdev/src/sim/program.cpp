@@ -279,6 +279,7 @@ std::unique_ptr<XNode> Lower(const py::Expr& e, Scope& sc) {
       auto n = Make(XK::kAttr, line);
       n->a = Lower(*e.value_expr, sc);
       n->name = e.id;
+      n->name_text = Text(e.id);
       return n;
     }
     case py::ExprKind::kSubscript: {

@@ -43,6 +43,7 @@ struct XNode {
   Value constant;               // kConst; kUnsupported: a Str with the hazard code when not SIM-UNSUPPORTED
   int slot = -1;                // kLocal
   std::string name;             // kGlobal name, kAttr attribute, builtin / unsupported text
+  Text name_text;               // kAttr: the attribute, shared by the bound methods it makes
   mutable Value* global = nullptr;  // kGlobal cache
   BuiltinFn fn = nullptr;       // kBuiltinRef
   const PipeOpSpec* pipe_spec = nullptr;  // kBuiltinRef: its pipe-model operands (null: none)
@@ -78,6 +79,10 @@ struct XNode {
   std::vector<std::unique_ptr<XNode>> items;  // call args, elts, comparators, dict values
   std::vector<std::unique_ptr<XNode>> keys;   // dict keys
   std::vector<std::pair<std::string, std::unique_ptr<XNode>>> kwargs;
+  // kTuple / kList of numbers: the sequence its last evaluation built. The next evaluation
+  // fills it again instead of allocating one when nothing else holds it (a `[row, 0]` offset
+  // handed to a call and dropped after it), so nobody can observe that it is the same object.
+  mutable std::shared_ptr<std::vector<Value>> sequence;
 };
 
 enum class SK {

@@ -74,10 +74,10 @@ using BoundFn = bool (*)(Interp&, const XNode& call, const Value* const* ops, Va
 
 struct Value {
   VK kind = VK::kNone;
-  int64_t i = 0;      // int / bool / dtype (enum value) / tile offset
+  int64_t i = 0;      // int / bool / dtype (enum value) / tile offset / a method's receiver kind
   double f = 0;       // float
   Text s;             // str, enum member "MaskPattern.ALL", module "pl", method name, reason
-  std::shared_ptr<void> o;  // heap object by kind
+  std::shared_ptr<void> o;  // heap object by kind (a method: its receiver's)
   BuiltinFn fn = nullptr;   // kBuiltin
 
   static Value None() { return Value{}; }
@@ -141,11 +141,6 @@ struct HostObject {
   std::string type_name;
   std::vector<std::pair<std::string, Value>> fields;
   bool assignable = false;  // pl.struct: `s.field = v`
-};
-
-// A method bound to its receiver (group.next, tensor.dim, ...).
-struct BoundMethod {
-  Value self;
 };
 
 // kernel[stream, block_dim] before the call.

@@ -10,6 +10,9 @@
 #include "opdev/sim/memory.h"
 #include "opdev/sim/tile.h"
 
+#include "absl/container/inlined_vector.h"
+#include "absl/types/span.h"
+
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -19,8 +22,9 @@ namespace opdev::sim {
 using Issue = PlacementIssue;
 // The GM elements a transfer touched, as runs (first flat index, count), for race tracking, in
 // transfer order; a run that continues the previous one extends it (two full rows of a
-// [2, 8] tensor are one run {0, 16}).
-using TouchedRuns = std::vector<std::pair<int64_t, int64_t>>;
+// [2, 8] tensor are one run {0, 16}). A few runs (a tile of contiguous rows is one) are held
+// without allocating.
+using TouchedRuns = absl::InlinedVector<std::pair<int64_t, int64_t>, 4>;
 
 // The two tensor axes a transfer walks (load_tile.md / store.md `order`, sorted ascending): the
 // tile's rows run along `row`, its columns along `col`; the other axes are fixed by the offsets.
@@ -34,7 +38,7 @@ struct TransferAxes {
 // `transpose` (a descending order, [1, 0] in 2-D) maps tile (r, c) to tensor (row c, col r)
 // of the two axes.
 std::vector<Issue> LoadTile(CoreMemory& mem, Tile& dst, const GmTensor& src,
-                            const std::vector<int64_t>& offsets, bool transpose = false,
+                            absl::Span<const int64_t> offsets, bool transpose = false,
                             TouchedRuns* touched = nullptr, TransferAxes axes = {});
 // `fix`: the source is an Acc tile and the transfer goes through FIX; nullptr for Vec (MTE3),
 // which does not convert (a dtype difference is reported). Given `changed` (with `touched`),
@@ -43,7 +47,7 @@ std::vector<Issue> LoadTile(CoreMemory& mem, Tile& dst, const GmTensor& src,
 // (store.md, atomic=pl.AtomicType.AtomicAdd): each element is added to the one in GM (the
 // sum rounded once to the tensor's dtype) instead of replacing it.
 std::vector<Issue> StoreTile(GmTensor& dst, const CoreMemory& mem, const Tile& src,
-                             const std::vector<int64_t>& offsets, int core_id,
+                             absl::Span<const int64_t> offsets, int core_id,
                              const FixOptions* fix = nullptr, TouchedRuns* touched = nullptr,
                              TouchedRuns* changed = nullptr, TransferAxes axes = {},
                              bool atomic_add = false);

@@ -8,6 +8,8 @@
 #include "opdev/support/dtype.h"
 #include "opdev/support/target.h"
 
+#include "absl/container/inlined_vector.h"
+
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -113,8 +115,8 @@ struct GmTensor {
   bool AnyWritten() const;
   // The first writing core of element `flat`, -1 when none.
   int32_t WriterOf(int64_t flat) const { return writer.empty() ? -1 : writer[static_cast<size_t>(flat)]; }
-  // Row-major strides in elements.
-  std::vector<int64_t> Strides() const;
+  // Row-major strides in elements (up to four axes held without allocating).
+  absl::InlinedVector<int64_t, 4> Strides() const;
   double GetAsDouble(int64_t flat) const;
   void SetFromDouble(int64_t flat, double v);
 };
