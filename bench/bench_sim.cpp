@@ -8,6 +8,9 @@
 // Cube: the dynamic two-level-K FP16 matmul (tests/data/sim/matmul_dynamic_fp16.py, FP32
 // accumulation, FP16 out) on [1024,1024,1024] and a tail shape [1000,1000,1000], beside
 // torch.matmul of the same data in FP32 (one thread); counters MAC/s and x_torch.
+// Every simulated run also reports allocs/run: the operator new calls of one RunKernelFile
+// (counted by this program's replacement of the global operator new), a count that does not
+// depend on the machine's load.
 #include "opdev/precision/tensor.h"
 #include "opdev/sim/launch.h"
 #include "opdev/sim/simulator.h"
@@ -15,12 +18,36 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <map>
+#include <new>
 #include <cstdio>
 #include <string>
 #include <vector>
+
+// Every allocation of this process through operator new (plain and aligned; the nothrow and
+// array forms call these). Not inlined: GCC would otherwise see free() meet a pointer from
+// operator new at an inlined delete and warn of a mismatch.
+std::atomic<int64_t> g_allocs{0};
+
+[[gnu::noinline]] void* operator new(std::size_t n) {
+  g_allocs.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+[[gnu::noinline]] void* operator new(std::size_t n, std::align_val_t al) {
+  g_allocs.fetch_add(1, std::memory_order_relaxed);
+  const std::size_t a = static_cast<std::size_t>(al);
+  if (void* p = std::aligned_alloc(a, (n + a - 1) / a * a)) return p;
+  throw std::bad_alloc();
+}
+[[gnu::noinline]] void operator delete(void* p) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
 
 namespace {
 
@@ -97,6 +124,7 @@ double TimedRuns(benchmark::State& state, const std::string& path, const char* e
   opdev::sim::SimOptions opts;
   opts.entry = entry;
   double wall = 0;
+  const int64_t allocs0 = g_allocs.load(std::memory_order_relaxed);
   for (auto _ : state) {
     auto t0 = std::chrono::steady_clock::now();
     auto r = opdev::sim::RunKernelFile(path, inputs, opts);
@@ -108,6 +136,8 @@ double TimedRuns(benchmark::State& state, const std::string& path, const char* e
     benchmark::DoNotOptimize(r->outputs);
     *last = std::move(*r);
   }
+  state.counters["allocs/run"] = static_cast<double>(g_allocs.load(std::memory_order_relaxed) - allocs0) /
+                                 static_cast<double>(std::max<int64_t>(state.iterations(), 1));
   return wall;
 }
 
