@@ -160,9 +160,9 @@ std::string_view Args::EnumName(size_t i, std::string_view name) const {
 
 std::string Args::EnumArg(size_t i, std::string_view name) const { return std::string(EnumName(i, name)); }
 
-absl::InlinedVector<int64_t, 4> Args::IntList(size_t i, std::string_view name) const {
+IndexList Args::IntList(size_t i, std::string_view name) const {
   const Value& v = Req(i, name);
-  absl::InlinedVector<int64_t, 4> out;
+  IndexList out;
   if (v.kind == VK::kInt) { out.push_back(v.i); return out; }
   if (!v.IsSeq()) Fail(absl::StrCat("argument '", std::string(name), "' must be a list of integers"));
   for (const auto& x : v.Items()) out.push_back(in_.ToInt(x, call_.line, std::string(name).c_str()));

@@ -6,8 +6,6 @@
 #include "interpreter.h"
 #include "opdev/sim/fixpipe.h"
 
-#include "absl/container/inlined_vector.h"
-
 #include <map>
 #include <string>
 #include <string_view>
@@ -58,8 +56,8 @@ class Args {
   std::string EnumArg(size_t i, std::string_view name) const;
   // The same as a view into the argument (valid during the builtin call).
   std::string_view EnumName(size_t i, std::string_view name) const;
-  // An integer or a list of integers (offsets, shapes): up to four held without allocating.
-  absl::InlinedVector<int64_t, 4> IntList(size_t i, std::string_view name) const;
+  // An integer or a list of integers (offsets, shapes).
+  IndexList IntList(size_t i, std::string_view name) const;
 
   [[noreturn]] void Fail(const std::string& msg) const;
 
@@ -104,7 +102,7 @@ void CrossCoreWait(Interp& in, CrossMode mode, int event, std::optional<Pipe> pi
 // PipeOpBefore puts it on its pipe (auto_mutex locks, phase unit flag, its accesses checked
 // against the other pipes); PipeOpAfter releases its locks once the operation ran.
 // The auto_mutex ids of an operation's tiles, ascending and distinct.
-using MutexIdList = absl::InlinedVector<int64_t, 4>;
+using MutexIdList = IndexList;
 struct PipeOp {
   bool active = false;
   Pipe pipe = Pipe::kV;

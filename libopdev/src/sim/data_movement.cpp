@@ -115,7 +115,7 @@ OPDEV_VECTOR_CLONES bool SettleRunWriters(int32_t* writer, int64_t n, int32_t co
 struct Mapping {
   int row_axis = 0;
   int col_axis = 0;
-  absl::InlinedVector<int64_t, 4> base;  // full offset vector
+  IndexList base;  // full offset vector
   bool ok = true;
   std::string error;
 };

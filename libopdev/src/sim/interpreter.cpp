@@ -198,7 +198,7 @@ Value Interp::Eval(const XNode& n, Frame& fr) {
     case XK::kUnsupported:
       if (n.constant.kind == VK::kStr) Fail(n.constant.s, n.line, n.name);  // a limit with its own code
       Fail(hazard::kUnsupported, n.line, n.name + " is not supported by the simulator");
-    case XK::kAttr: return Attr(Eval(*n.a, fr), n.name, n.line, &n.name_text);
+    case XK::kAttr: return Attr(Eval(*n.a, fr), n.name, n.line, n.name_text);
     case XK::kSubscript: {
       // Python's order: the object, then the index (C++ leaves argument order unspecified).
       Value obj = Eval(*n.a, fr);
@@ -1157,13 +1157,13 @@ bool Interp::CompareOp(py::Op op, const Value& a, const Value& b, int line) {
 
 // ---- attributes, subscripts, methods -----------------------------------------------------
 
-Value Interp::Attr(const Value& obj, const std::string& name, int line, const Text* shared_name) {
+Value Interp::Attr(const Value& obj, const std::string& name, int line, const Text& name_text) {
   // A bound method: its name, and its receiver (a tensor or a tile group) as the receiver's
   // kind and object, so that binding allocates nothing.
   auto method = [&]() {
     Value m;
     m.kind = VK::kMethod;
-    m.s = shared_name ? *shared_name : Text(name);
+    m.s = name_text;
     m.i = static_cast<int64_t>(obj.kind);
     m.o = obj.o;
     return m;

@@ -199,8 +199,8 @@ class Interp {
   // The general entry of the builtin a call names, on the pipe model when it has operands there.
   Value CallBuiltin(const XNode& n, std::vector<Value>& args, Kwargs& kw);
   struct CallScope;
-  // `shared_name`, when given, is `name` as a Text a bound method shares instead of copying.
-  Value Attr(const Value& obj, const std::string& name, int line, const Text* shared_name = nullptr);
+  // `name_text` is `name` as the Text a bound method shares (XNode::name_text).
+  Value Attr(const Value& obj, const std::string& name, int line, const Text& name_text);
   Value Subscript(const Value& obj, const Value& idx, int line);
   Value BinOp(py::Op op, const Value& a, const Value& b, int line);
   bool CompareOp(py::Op op, const Value& a, const Value& b, int line);

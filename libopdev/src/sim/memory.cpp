@@ -152,8 +152,8 @@ int64_t GmTensor::numel() const {
   return n;
 }
 
-absl::InlinedVector<int64_t, 4> GmTensor::Strides() const {
-  absl::InlinedVector<int64_t, 4> s(shape.size(), 1);
+IndexList GmTensor::Strides() const {
+  IndexList s(shape.size(), 1);
   for (int i = static_cast<int>(shape.size()) - 2; i >= 0; --i) s[i] = s[i + 1] * shape[i + 1];
   return s;
 }

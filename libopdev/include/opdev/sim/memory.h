@@ -18,6 +18,10 @@
 
 namespace opdev::sim {
 
+// A short list of integers (offsets, shapes, strides, mutex ids): up to four held without
+// allocating.
+using IndexList = absl::InlinedVector<int64_t, 4>;
+
 // Bytes an on-chip space holds before anything is written: a quiet-NaN pattern for every
 // float width, so stale data is never silently plausible.
 inline constexpr uint8_t kPoisonByte = 0xFF;
@@ -115,8 +119,8 @@ struct GmTensor {
   bool AnyWritten() const;
   // The first writing core of element `flat`, -1 when none.
   int32_t WriterOf(int64_t flat) const { return writer.empty() ? -1 : writer[static_cast<size_t>(flat)]; }
-  // Row-major strides in elements (up to four axes held without allocating).
-  absl::InlinedVector<int64_t, 4> Strides() const;
+  // Row-major strides in elements.
+  IndexList Strides() const;
   double GetAsDouble(int64_t flat) const;
   void SetFromDouble(int64_t flat, double v);
 };
